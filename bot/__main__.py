@@ -1,0 +1,116 @@
+"""``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import asyncio
+import datetime as dt
+import json
+import logging
+import sys
+
+from bot.config import ConfigError, from_env
+
+
+class _RedactToken(logging.Filter):
+    """Belt and braces: the token never reaches a log line, whatever a library logs."""
+
+    def __init__(self, token: str):
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.token:
+            message = record.getMessage()
+            if self.token in message:
+                record.msg = message.replace(self.token, "<token>")
+                record.args = ()
+        return True
+
+
+def setup_logging(level: str, token: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact = _RedactToken(token)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
+    # httpx logs every request URL (with the token in it) at INFO.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def run(argv: list[str] | None = None) -> int:
+    from telegram import Update
+    from telegram.error import InvalidToken
+
+    from bot.app import build_application
+
+    try:
+        config = from_env()
+    except ConfigError as exc:
+        print(f"tablebot: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(config.log_level, config.token)
+    application = build_application(config)
+    updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+    try:
+        if config.webhook:
+            path = "tg-" + hashlib.sha256(config.token.encode()).hexdigest()[:24]
+            application.run_webhook(listen="0.0.0.0", port=config.port, url_path=path,
+                                    webhook_url=config.webhook_url.rstrip("/") + "/" + path,
+                                    secret_token=path, allowed_updates=updates)
+        else:
+            application.run_polling(allowed_updates=updates, timeout=config.poll_timeout)
+    except InvalidToken:
+        print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _status() -> list[dict]:
+    from engines import registry
+    from bot.storage import Storage
+
+    config = from_env(need_token=False)
+    storage = await Storage(config.db_path).open()
+    try:
+        out = []
+        for game in await storage.all_games():
+            names = [s.name for s in game.seats]
+            turn = None
+            if game.status == "running" and game.state is not None:
+                eng = registry.engine(game.kind)
+                seat = eng.current_player(eng.from_json(game.state))
+                turn = names[seat] if seat is not None and seat < len(names) else None
+            winners = []
+            if game.outcome:
+                winners = [names[i] for i, p in enumerate(game.outcome["places"]) if p == 1 and i < len(names)]
+            out.append({
+                "id": game.id, "chat": game.chat_id, "thread": game.thread_id, "game": game.kind,
+                "status": game.status, "players": names, "turn": turn, "winners": winners,
+                "updated": dt.datetime.fromtimestamp(game.updated, dt.timezone.utc).isoformat(timespec="seconds"),
+            })
+        return out
+    finally:
+        await storage.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="tablebot: board games in Telegram groups")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+    sub.add_parser("run", help="run the bot (the default): polling, or a webhook when WEBHOOK_URL is set")
+    sub.add_parser("status", help="print one JSON line per game from the database (TABLEBOT_DB)")
+    args = parser.parse_args(argv)
+    if args.command == "status":
+        try:
+            for row in asyncio.run(_status()):
+                print(json.dumps(row, ensure_ascii=False))
+        except ConfigError as exc:
+            print(f"tablebot: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    return run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

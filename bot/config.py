@@ -1,0 +1,79 @@
+"""Configuration from the environment (a ``.env`` file in the working directory may supply it)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+DEFAULT_API_URL = "https://api.telegram.org/bot"
+
+
+class ConfigError(Exception):
+    """A configuration problem worth one clear line to the operator."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    api_url: str = DEFAULT_API_URL
+    file_url: str = ""
+    db_path: str = "tablebot.sqlite3"
+    webhook_url: str = ""
+    port: int = 8443
+    log_level: str = "INFO"
+    # Group write budget: Telegram allows about 20 messages a minute to one group.
+    group_writes_per_minute: int = 20
+    # The first burst of writes goes out at this spacing (seconds); later ones are spread.
+    group_fast_spacing: float = 1.0
+    lobby_timeout_minutes: int = 30
+    poll_timeout: int = 30
+
+    @property
+    def webhook(self) -> bool:
+        return bool(self.webhook_url)
+
+
+def _load_dotenv() -> None:
+    try:
+        from dotenv import load_dotenv
+    except ImportError:  # optional at run time; the dependency is declared
+        return
+    load_dotenv(os.path.join(os.getcwd(), ".env"), override=False)
+
+
+def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> Config:
+    """Read the configuration; raise ConfigError with a one-line reason when it is unusable."""
+    if env is None:
+        _load_dotenv()
+        env = dict(os.environ)
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if need_token and not token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather and export its token")
+    if token and ":" not in token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN does not look like a bot token (expected 123456:ABC...)")
+    api_url = env.get("TELEGRAM_API_URL", "").strip() or DEFAULT_API_URL
+    file_url = env.get("TELEGRAM_FILE_URL", "").strip()
+    if not file_url:
+        # The file endpoint of a Bot API server lives beside its method endpoint.
+        file_url = api_url[: -len("bot")] + "file/bot" if api_url.endswith("/bot") else api_url
+    try:
+        port = int(env.get("PORT", "8443") or 8443)
+        writes = int(env.get("TABLEBOT_GROUP_WRITES_PER_MINUTE", "20") or 20)
+        spacing = float(env.get("TABLEBOT_GROUP_FAST_SPACING", "1.0") or 1.0)
+        lobby = int(env.get("TABLEBOT_LOBBY_TIMEOUT_MINUTES", "30") or 30)
+    except ValueError as exc:
+        raise ConfigError(f"a numeric setting is not a number: {exc}") from None
+    level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    return Config(
+        token=token,
+        api_url=api_url,
+        file_url=file_url,
+        db_path=env.get("TABLEBOT_DB", "").strip() or "tablebot.sqlite3",
+        webhook_url=env.get("WEBHOOK_URL", "").strip(),
+        port=port,
+        log_level=level,
+        group_writes_per_minute=max(1, writes),
+        group_fast_spacing=max(0.0, spacing),
+        lobby_timeout_minutes=max(1, lobby),
+    )

@@ -1,0 +1,163 @@
+"""How a game shows itself in Telegram: the adapter every game module in ``bot/games`` provides.
+
+The platform (lobby, storage, pacing, errors) is shared; an adapter only turns engine views and
+events into text, pictures and buttons, and a button press into an engine action. Adapters do
+no I/O: they return :class:`View` and :class:`Reply` values.
+
+Button actions are short strings: an engine action code (applied through the engine), or a
+navigation code starting with ``~`` (choose a colour, a tile, a row... before the real move),
+or ``?`` codes for things that only show an alert (a goal colour).
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+from bot.i18n import t
+from bot.keyboard import Button
+from bot.storage import Game
+
+
+def isolate(name: str) -> str:
+    """An HTML-escaped user name wrapped in a bidi isolate, so right-to-left names do not flip
+    the sentence around them."""
+    return "\u2068" + html.escape(name, quote=False) + "\u2069"
+
+
+def image_key(*parts: object) -> str:
+    """A short key of everything a picture depends on (equal keys: the picture is unchanged)."""
+    return hashlib.sha1(repr(parts).encode()).hexdigest()
+
+
+@dataclass
+class Ctx:
+    """Everything an adapter may look at for one rendering or one press."""
+
+    game: Game
+    eng: ModuleType
+    state: Any
+    lang: str
+    bot_username: str
+    seat_user_ids: list[int] = field(default_factory=list)
+
+    @property
+    def plain_names(self) -> list[str]:
+        return [s.name for s in self.game.seats]
+
+    def name(self, seat: int) -> str:
+        """The seat's name, escaped for HTML."""
+        return isolate(self.game.seats[seat].name)
+
+    def mention(self, seat: int) -> str:
+        s = self.game.seats[seat]
+        return f'<a href="tg://user?id={s.user_id}">{isolate(s.name)}</a>'
+
+    def public_view(self) -> dict:
+        return self.eng.view(self.state, None)
+
+    def seat_view(self, seat: int) -> dict:
+        return self.eng.view(self.state, seat)
+
+    @property
+    def turn(self) -> int:
+        return self.eng.turn(self.state)
+
+    @property
+    def current(self) -> int | None:
+        return self.eng.current_player(self.state)
+
+    def t(self, msgid: str, **kw) -> str:
+        return t(self.lang, msgid, **kw)
+
+    def private_link(self, payload: str = "") -> str:
+        return f"https://t.me/{self.bot_username}" + (f"?start={payload}" if payload else "")
+
+
+@dataclass
+class View:
+    """One message: HTML text (caption when there is a picture), an optional picture and buttons.
+
+    ``image`` is a function producing PNG bytes, called off the event loop and only when
+    ``image_key`` differs from what the message already shows.
+    """
+
+    text: str
+    rows: list[list[Button]] = field(default_factory=list)
+    image: Callable[[], bytes] | None = None
+    image_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Act:
+    """Apply this engine action."""
+
+    action: Any
+
+
+@dataclass(frozen=True)
+class Nav:
+    """Show the same message at another step of a move being composed."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Answer the press with this text and change nothing."""
+
+    text: str
+    popup: bool = True
+
+
+Reply = Act | Nav | Alert
+
+
+class GameUI:
+    """Base adapter. Subclasses override what their game needs."""
+
+    kind: str = ""
+    # Moves are chosen in the private chat (the table shows a button to open it).
+    moves_in_private: bool = False
+
+    def table(self, ctx: Ctx, path: str = "") -> View:
+        raise NotImplementedError
+
+    def private(self, ctx: Ctx, seat: int, path: str = "") -> View | None:
+        """The seat's private message, or None when the game has nothing private."""
+        return None
+
+    def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
+        """Turn a button press into a reply. ``where`` is "table" or "private"."""
+        if seat is None:
+            return Alert(ctx.t("You are not playing in this game."))
+        if action.startswith("~"):
+            return Nav(action[1:])
+        try:
+            return Act(ctx.eng.decode_action(action))
+        except ValueError:
+            return Alert(ctx.t("This button is not valid any more."))
+
+    def typed(self, ctx: Ctx, seat: int, text: str) -> Reply | None:
+        """A move typed in the private chat, or None when the game takes no typed moves."""
+        return None
+
+    def auto_action(self, ctx: Ctx) -> Any | None:
+        """An action the bot applies by itself for the player to act (a forced draw), or None."""
+        return None
+
+    def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
+        """Caption lines for recent events, oldest first."""
+        return []
+
+    def results(self, ctx: Ctx) -> str:
+        raise NotImplementedError
+
+    def rules(self, lang: str) -> str:
+        raise NotImplementedError
+
+    def start_notice(self, ctx: Ctx) -> str:
+        """Extra line for the group when the game starts (e.g. "goals were sent privately")."""
+        return ""

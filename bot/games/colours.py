@@ -1,0 +1,22 @@
+"""Colour words for captions: an emoji plus the name, so colour-blind players read the word."""
+from __future__ import annotations
+
+from bot.i18n import t
+
+EMOJI = {
+    "red": "🔴", "orange": "🟠", "yellow": "🟡", "green": "🟢", "blue": "🔵", "purple": "🟣",
+    "white": "⚪", "black": "⚫", "pink": "🩷",
+}
+NAMES = {
+    "red": "red", "orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",
+    "purple": "purple", "white": "white", "black": "black", "pink": "pink",
+}
+
+
+def colour_name(colour: str, lang: str) -> str:
+    return t(lang, NAMES.get(colour, colour))
+
+
+def colour(colour: str, lang: str) -> str:
+    """"🔵 blue" in the reader's language."""
+    return f"{EMOJI.get(colour, '')} {colour_name(colour, lang)}".strip()

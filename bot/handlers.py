@@ -1,0 +1,258 @@
+"""python-telegram-bot handlers: short functions that parse an update and call the service.
+
+Every callback query is answered exactly once, whatever happens (``on_press``).
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from engines import registry
+from bot import keyboard
+from bot.games.base import Act, Alert, Nav, isolate
+from bot.i18n import LANGS, normalize_lang, t
+from bot.keyboard import Button
+from bot.lobby import MENU, Answer, Person
+from bot.storage import from_base36
+from bot.texts import game_name, help_text
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+log = logging.getLogger(__name__)
+
+_START_PAYLOAD = re.compile(r"^([jg])([0-9a-z]{1,12})$")
+
+
+def _bot(context: ContextTypes.DEFAULT_TYPE) -> "TableBot":
+    return context.application.bot_data["tablebot"]
+
+
+def _thread(update: Update) -> int:
+    message = update.effective_message
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def _words(context: ContextTypes.DEFAULT_TYPE) -> list[str]:
+    return [w for w in (context.args or []) if w]
+
+
+# ---- commands -------------------------------------------------------------------------------
+
+async def on_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    private = chat.type == ChatType.PRIVATE
+    lang = await tb.ensure_chat(chat, person)
+    await tb.lobby.new(chat_id=chat.id, thread_id=_thread(update), person=person, words=_words(context),
+                       chat_lang=lang, private=private)
+
+
+async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    if chat.type != ChatType.PRIVATE:
+        lang = await tb.ensure_chat(chat, person)
+        await tb.messenger.send_text(chat.id, help_text(lang, tb.username), thread_id=_thread(update))
+        return
+    await tb.storage.set_private_ok(person.id, True)
+    words = _words(context)
+    match = _START_PAYLOAD.match(words[0]) if words else None
+    if match and match.group(1) == "j":
+        text = await tb.lobby.join_from_private(person, match.group(2))
+        await tb.messenger.send_text(chat.id, text)
+        return
+    if match and match.group(1) == "g":
+        game = await tb.service.load(from_base36(match.group(2)))
+        seat = game.seat_of(person.id) if game else None
+        if game is not None and game.status == "running" and seat is not None:
+            tb.service.schedule_private(game.id, seat, bump=True)
+            return
+    await tb.messenger.send_text(
+        chat.id, t(person.lang, "Hello, {name}! I host board games in group chats.",
+                   name=isolate(person.name)) + "\n\n" + help_text(person.lang, tb.username))
+
+
+async def on_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(update.effective_chat, person)
+    await tb.messenger.send_text(update.effective_chat.id, help_text(lang, tb.username), thread_id=_thread(update))
+
+
+async def on_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    person = await tb.person(update)
+    chat = update.effective_chat
+    lang = await tb.ensure_chat(chat, person)
+    words = _words(context)
+    info = registry.find(" ".join(words)) or (registry.find(words[0]) if words else None)
+    if info is None:
+        names = ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
+        text = t(lang, "Which rules? Write /rules and a game: {names}.", names=names)
+    else:
+        from bot.games import adapter_for
+        text = adapter_for(info.id).rules(lang)
+    await tb.messenger.send_text(chat.id, text, thread_id=_thread(update))
+
+
+async def on_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    game = await tb.service.open_game_at(chat.id, _thread(update))
+    if game is None:
+        await tb.messenger.send_text(chat.id, t(lang, "There is no game here to cancel."), thread_id=_thread(update))
+        return
+    if not await tb.service.may_manage(game, person.id) and not (chat.type == ChatType.PRIVATE):
+        await tb.messenger.send_text(chat.id, t(lang, "Only the host or a chat admin can cancel the game."),
+                                     thread_id=_thread(update))
+        return
+    await tb.lobby.cancel_game(game, by=person.name)
+
+
+async def on_board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    game = await tb.service.open_game_at(chat.id, _thread(update))
+    if game is None or game.status != "running":
+        if game is not None and game.status == "lobby":
+            await tb.lobby.refresh_new_message(game)
+            return
+        await tb.messenger.send_text(chat.id, t(lang, "No game is running here. Start one with /new."),
+                                     thread_id=_thread(update))
+        return
+    await tb.service.repost_table(game)
+
+
+async def on_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    words = _words(context)
+    if not words or words[0].lower() not in LANGS:
+        rows = [[Button("English", "l.en"), Button("Русский", "l.ru")]]
+        await tb.messenger.send_text(chat.id, t(lang, "Choose the language:"), keyboard.markup(MENU, None, rows),
+                                     thread_id=_thread(update))
+        return
+    answer = await tb.set_lang(chat.id, person, words[0].lower())
+    await tb.messenger.send_text(chat.id, answer.text or "", thread_id=_thread(update))
+
+
+async def on_lobby_timeout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    words = _words(context)
+    current = await tb.lobby.timeout_minutes(chat.id)
+    if chat.type == ChatType.PRIVATE:
+        await tb.messenger.send_text(chat.id, t(lang, "This setting is for groups."))
+        return
+    if not words:
+        await tb.messenger.send_text(chat.id, t(lang, "Idle lobbies close after {n} minutes. Change it with "
+                                                     "/lobbytimeout <i>minutes</i> (5-1440).", n=current),
+                                     thread_id=_thread(update))
+        return
+    if not await tb.service.is_admin(chat.id, person.id):
+        await tb.messenger.send_text(chat.id, t(lang, "Only a chat admin can change this."), thread_id=_thread(update))
+        return
+    try:
+        minutes = int(words[0])
+        if not 5 <= minutes <= 1440:
+            raise ValueError
+    except ValueError:
+        await tb.messenger.send_text(chat.id, t(lang, "Please give a number of minutes from 5 to 1440."),
+                                     thread_id=_thread(update))
+        return
+    row = await tb.storage.chat(chat.id)
+    settings = dict(row["settings"]) if row else {}
+    settings["lobby_timeout"] = minutes
+    await tb.storage.set_chat(chat.id, settings=settings)
+    await tb.messenger.send_text(chat.id, t(lang, "Idle lobbies now close after {n} minutes.", n=minutes),
+                                 thread_id=_thread(update))
+
+
+async def on_unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    message = update.effective_message
+    chat = update.effective_chat
+    if message is None or not message.text:
+        return
+    command = message.text.split()[0]
+    if chat.type != ChatType.PRIVATE and "@" not in command:
+        return  # in groups a bare /command may belong to another bot
+    if "@" in command and command.split("@", 1)[1].lower() != tb.username.lower():
+        return
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    await tb.messenger.send_text(chat.id, t(lang, "I don't know the command {cmd}. See /help.",
+                                            cmd=isolate(command[:40])), thread_id=_thread(update))
+
+
+async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A typed move in the private chat (e.g. genial's ``3 F7 F8``)."""
+    tb = _bot(context)
+    person = await tb.person(update)
+    text = (update.effective_message.text or "").strip()
+    await tb.storage.set_private_ok(person.id, True)
+    reply = await tb.typed_move(person, text)
+    if reply:
+        await tb.messenger.send_text(person.id, reply)
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        await tb.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id:
+        await tb.service.migrate_chat(message.migrate_from_chat_id, message.chat.id)
+
+
+# ---- buttons --------------------------------------------------------------------------------
+
+async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tb = _bot(context)
+    query = update.callback_query
+    answered = False
+
+    async def answer(a: Answer) -> None:
+        nonlocal answered
+        if not answered:
+            answered = True
+            await tb.messenger.answer(query.id, a.text, alert=a.alert, url=a.url)
+
+    try:
+        person = await tb.person(update)
+        await answer(await tb.press(query, person))
+    finally:
+        if not answered:
+            await tb.messenger.answer(query.id, t("en", "Something went wrong. Please try again."), alert=True)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.effective_chat and update.message:
+        tb = _bot(context)
+        try:
+            lang = await tb.service.chat_lang(update.effective_chat.id)
+            await tb.messenger.send_text(update.effective_chat.id,
+                                         t(lang, "Something went wrong on my side; nothing was changed."))
+        except Exception:  # the error handler itself must never raise
+            log.exception("could not report an error to the chat")

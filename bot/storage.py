@@ -1,0 +1,445 @@
+"""SQLite storage through aiosqlite: the source of truth for every game (memory is a cache).
+
+WAL mode; numbered migrations applied at start-up; one transaction per accepted action that
+appends to the action log and writes the new state with a version check (optimistic
+concurrency), committed before any message goes out.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import aiosqlite
+
+OPEN_STATUSES = ("lobby", "running")
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema.
+    """
+    CREATE TABLE chats (
+        chat_id   INTEGER PRIMARY KEY,
+        lang      TEXT,
+        settings  TEXT NOT NULL DEFAULT '{}',
+        title     TEXT
+    );
+    CREATE TABLE users (
+        user_id       INTEGER PRIMARY KEY,
+        name          TEXT NOT NULL DEFAULT '',
+        username      TEXT,
+        lang          TEXT,
+        lang_chosen   INTEGER NOT NULL DEFAULT 0,
+        private_ok    INTEGER NOT NULL DEFAULT 0,
+        updated       REAL NOT NULL DEFAULT 0
+    );
+    CREATE TABLE series (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id   INTEGER NOT NULL,
+        kind      TEXT NOT NULL,
+        total     INTEGER NOT NULL,
+        played    INTEGER NOT NULL DEFAULT 0,
+        users     TEXT NOT NULL,
+        points    TEXT NOT NULL,
+        created   REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind         TEXT NOT NULL,
+        chat_id      INTEGER NOT NULL,
+        thread_id    INTEGER NOT NULL DEFAULT 0,
+        status       TEXT NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
+        host_id      INTEGER NOT NULL,
+        options      TEXT NOT NULL DEFAULT '{}',
+        seed         INTEGER NOT NULL,
+        state        TEXT,
+        version      INTEGER NOT NULL DEFAULT 0,
+        lobby_msg    INTEGER,
+        table_msg    INTEGER,
+        results_msg  INTEGER,
+        last_events  TEXT NOT NULL DEFAULT '[]',
+        outcome      TEXT,
+        series_id    INTEGER REFERENCES series(id),
+        created      REAL NOT NULL,
+        updated      REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_place ON games(chat_id, thread_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_by_status ON games(status);
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games(id),
+        seat      INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        name      TEXT NOT NULL,
+        kind      TEXT NOT NULL DEFAULT 'human',
+        dm_msg    INTEGER,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE TABLE actions (
+        game_id   INTEGER NOT NULL REFERENCES games(id),
+        n         INTEGER NOT NULL,
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,
+        at        REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    """,
+]
+
+
+class StaleVersion(Exception):
+    """The game changed in the database since it was read."""
+
+
+class PlaceTaken(Exception):
+    """A lobby or running game already occupies this chat (or forum topic)."""
+
+    def __init__(self, game_id: int):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+    kind: str = "human"
+    dm_msg: int | None = None
+
+
+@dataclass
+class Game:
+    id: int
+    kind: str
+    chat_id: int
+    thread_id: int
+    status: str
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    version: int
+    lobby_msg: int | None
+    table_msg: int | None
+    results_msg: int | None
+    last_events: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+    series_id: int | None
+    created: float
+    updated: float
+    seats: list[Seat] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def short_id(self) -> str:
+        return to_base36(self.id)
+
+
+@dataclass
+class Series:
+    id: int
+    chat_id: int
+    kind: str
+    total: int
+    played: int
+    users: list[int]
+    points: dict[str, int]
+
+
+def to_base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def from_base36(text: str) -> int:
+    return int(text, 36)
+
+
+_GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
+                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated")
+
+
+def _game_from_row(row: Iterable[Any]) -> Game:
+    (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
+     table_msg, results_msg, last_events, outcome, series_id, created, updated) = row
+    return Game(
+        id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
+        options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
+        version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
+        last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
+        series_id=series_id, created=created, updated=updated,
+    )
+
+
+class Storage:
+    """One aiosqlite connection; every write is a short transaction under one lock."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> "Storage":
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._migrate()
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        assert self._db is not None, "storage is not open"
+        return self._db
+
+    async def _migrate(self) -> None:
+        async with self._lock:
+            await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            cur = await self.db.execute("SELECT MAX(version) FROM schema_version")
+            current = (await cur.fetchone())[0] or 0
+            for number, script in enumerate(MIGRATIONS, start=1):
+                if number <= current:
+                    continue
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            await self.db.execute(statement)
+                    await self.db.execute("INSERT INTO schema_version VALUES (?)", (number,))
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        cur = await self.db.execute("SELECT MAX(version) FROM schema_version")
+        return (await cur.fetchone())[0] or 0
+
+    # ---- games -------------------------------------------------------------------------
+
+    async def _load_seats(self, game: Game) -> Game:
+        cur = await self.db.execute(
+            "SELECT seat, user_id, name, kind, dm_msg FROM seats WHERE game_id=? ORDER BY seat", (game.id,))
+        game.seats = [Seat(*row) for row in await cur.fetchall()]
+        return game
+
+    async def get_game(self, game_id: int) -> Game | None:
+        cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        row = await cur.fetchone()
+        return await self._load_seats(_game_from_row(row)) if row else None
+
+    async def open_game_at(self, chat_id: int, thread_id: int = 0) -> Game | None:
+        cur = await self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND thread_id=? "
+            "AND status IN ('lobby','running')", (chat_id, thread_id))
+        row = await cur.fetchone()
+        return await self._load_seats(_game_from_row(row)) if row else None
+
+    async def open_games(self) -> list[Game]:
+        cur = await self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby','running') ORDER BY id")
+        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+
+    async def all_games(self) -> list[Game]:
+        cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
+        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+
+    async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
+                          options: dict[str, Any], seed: int, series_id: int | None = None,
+                          status: str = "lobby") -> Game:
+        now = time.time()
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (kind, chat_id, thread_id, status, host_id, options, seed, "
+                    "created, updated, series_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (kind, chat_id, thread_id, status, host.user_id, json.dumps(options), seed, now,
+                     now, series_id))
+                gid = cur.lastrowid
+                await self.db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?,?,?,?,?)",
+                    (gid, 0, host.user_id, host.name, host.kind))
+                await self.db.execute("COMMIT")
+            except aiosqlite.IntegrityError:
+                await self.db.execute("ROLLBACK")
+                existing = await self.open_game_at(chat_id, thread_id)
+                raise PlaceTaken(existing.id if existing else 0) from None
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        game = await self.get_game(gid)
+        assert game is not None
+        return game
+
+    async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
+                        seats_changed: bool = False) -> None:
+        """Write the game with a version check; bump its version; append ``action`` to the log.
+
+        ``game.version`` must be the version that was read; on success it is incremented.
+        """
+        now = time.time()
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
+                    "last_events=?, outcome=?, series_id=?, updated=? WHERE id=? AND version=?",
+                    (game.status, game.host_id, json.dumps(game.options),
+                     json.dumps(game.state) if game.state is not None else None,
+                     json.dumps(game.last_events),
+                     json.dumps(game.outcome) if game.outcome is not None else None,
+                     game.series_id, now, game.id, game.version))
+                if cur.rowcount != 1:
+                    raise StaleVersion(game.id)
+                if action is not None:
+                    seat, code = action
+                    await self.db.execute(
+                        "INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
+                        (game.id, game.version, seat, code, now))
+                if seats_changed:
+                    await self.db.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
+                    await self.db.executemany(
+                        "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg) VALUES (?,?,?,?,?,?)",
+                        [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg) for s in game.seats])
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        game.version += 1
+        game.updated = now
+
+    async def save_messages(self, game: Game) -> None:
+        """Store message ids (not game logic: no version bump)."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute(
+                    "UPDATE games SET lobby_msg=?, table_msg=?, results_msg=? WHERE id=?",
+                    (game.lobby_msg, game.table_msg, game.results_msg, game.id))
+                await self.db.executemany(
+                    "UPDATE seats SET dm_msg=? WHERE game_id=? AND seat=?",
+                    [(s.dm_msg, game.id, s.seat) for s in game.seats])
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
+        cur = await self.db.execute(
+            "SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
+        return [tuple(r) for r in await cur.fetchall()]
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """Re-key every game and the chat row of a group that became a supergroup."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))
+                ids = [r[0] for r in await cur.fetchall()]
+                await self.db.execute(
+                    "UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
+                    "WHERE chat_id=?", (new_chat_id, old_chat_id))
+                await self.db.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
+                await self.db.execute(
+                    "INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
+                    "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        return ids
+
+    # ---- users and chats ---------------------------------------------------------------
+
+    async def _write(self, sql: str, params: tuple) -> None:
+        async with self._lock:
+            await self.db.execute(sql, params)
+
+    async def touch_user(self, user_id: int, name: str, username: str | None, lang_code: str | None) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, name, username, lang, updated) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET name=excluded.name, username=excluded.username, "
+            "lang=CASE WHEN users.lang_chosen THEN users.lang ELSE excluded.lang END, "
+            "updated=excluded.updated",
+            (user_id, name, username, lang_code, time.time()))
+
+    async def user(self, user_id: int) -> dict[str, Any] | None:
+        cur = await self.db.execute(
+            "SELECT user_id, name, username, lang, lang_chosen, private_ok FROM users WHERE user_id=?",
+            (user_id,))
+        row = await cur.fetchone()
+        if not row:
+            return None
+        keys = ("user_id", "name", "username", "lang", "lang_chosen", "private_ok")
+        return dict(zip(keys, row))
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, private_ok, updated) VALUES (?,?,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET private_ok=excluded.private_ok", (user_id, int(ok), time.time()))
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, lang, lang_chosen, updated) VALUES (?,?,1,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, lang_chosen=1", (user_id, lang, time.time()))
+
+    async def chat(self, chat_id: int) -> dict[str, Any] | None:
+        cur = await self.db.execute("SELECT chat_id, lang, settings, title FROM chats WHERE chat_id=?", (chat_id,))
+        row = await cur.fetchone()
+        if not row:
+            return None
+        return {"chat_id": row[0], "lang": row[1], "settings": json.loads(row[2]), "title": row[3]}
+
+    async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
+                       settings: dict[str, Any] | None = None) -> None:
+        current = await self.chat(chat_id) or {"lang": None, "settings": {}, "title": None}
+        await self._write(
+            "INSERT INTO chats (chat_id, lang, settings, title) VALUES (?,?,?,?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET lang=excluded.lang, settings=excluded.settings, "
+            "title=excluded.title",
+            (chat_id, lang if lang is not None else current["lang"],
+             json.dumps(settings if settings is not None else current["settings"]),
+             title if title is not None else current["title"]))
+
+    # ---- series ------------------------------------------------------------------------
+
+    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
+        points = {str(u): 0 for u in users}
+        async with self._lock:
+            cur = await self.db.execute(
+                "INSERT INTO series (chat_id, kind, total, users, points, created) VALUES (?,?,?,?,?,?)",
+                (chat_id, kind, total, json.dumps(users), json.dumps(points), time.time()))
+            sid = cur.lastrowid
+        return Series(sid, chat_id, kind, total, 0, users, points)
+
+    async def series(self, series_id: int) -> Series | None:
+        cur = await self.db.execute(
+            "SELECT id, chat_id, kind, total, played, users, points FROM series WHERE id=?", (series_id,))
+        row = await cur.fetchone()
+        if not row:
+            return None
+        return Series(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]))
+
+    async def save_series(self, s: Series) -> None:
+        await self._write("UPDATE series SET played=?, points=? WHERE id=?",
+                          (s.played, json.dumps(s.points), s.id))

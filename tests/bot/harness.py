@@ -1,0 +1,123 @@
+"""Run the real bot (python-telegram-bot Application) against the fake Bot API, and drive it.
+
+``BotRunner`` starts the bot the way ``python -m bot`` does, minus the signal handling, so a
+test can stop it and start a new one on the same database (a restart).
+"""
+from __future__ import annotations
+
+import asyncio
+import pathlib
+
+from telegram import Update
+
+from bot.app import build_application
+from bot.config import Config
+
+
+class BotRunner:
+    def __init__(self, fake, db_path: pathlib.Path, **config):
+        self.fake = fake
+        self.db_path = db_path
+        self.config_overrides = config
+        self.app = None
+
+    @property
+    def tb(self):
+        return self.app.bot_data["tablebot"]
+
+    @property
+    def service(self):
+        return self.tb.service
+
+    async def start(self) -> "BotRunner":
+        settings = dict(token=self.fake.token, api_url=self.fake.base_url, file_url=self.fake.base_file_url,
+                        db_path=str(self.db_path), group_writes_per_minute=10_000, group_fast_spacing=0.0,
+                        poll_timeout=1)
+        settings.update(self.config_overrides)
+        self.app = build_application(Config(**settings))
+        await self.app.initialize()
+        await self.app.post_init(self.app)
+        await self.app.updater.start_polling(poll_interval=0.0, timeout=1,
+                                             allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY])
+        await self.app.start()
+        return self
+
+    async def stop(self) -> None:
+        if self.app is None:
+            return
+        if self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.post_shutdown(self.app)
+        await self.app.shutdown()
+        self.app = None
+
+    def _quiet(self) -> bool:
+        app = self.app
+        return (self.fake.pending_updates() == 0 and app.update_queue.empty()
+                and app.update_processor.current_concurrent_updates == 0
+                and not self.service.jobs.busy)
+
+    async def idle(self, timeout: float = 20.0) -> None:
+        """Wait until every update sent so far was handled and the bot's background jobs ended."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        stable = 0
+        while stable < 3:
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not become idle")
+            await asyncio.sleep(0.01)
+            stable = stable + 1 if self._quiet() else 0
+            if not self.service.jobs.busy:
+                continue
+            await self.service.jobs.drain()
+
+
+def buttons(message) -> list[dict]:
+    """Every inline button of a fake message as dicts with text and callback_data or url."""
+    markup = message.reply_markup or {}
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+
+def button_data(message, *, text: str | None = None, startswith: str | None = None,
+                endswith: str | None = None) -> str:
+    for b in buttons(message):
+        data = b.get("callback_data")
+        if data is None:
+            continue
+        if text is not None and text not in b["text"]:
+            continue
+        if startswith is not None and not b["text"].startswith(startswith):
+            continue
+        if endswith is not None and not data.endswith(endswith):
+            continue
+        return data
+    raise AssertionError(f"no such button in {[b['text'] for b in buttons(message)]}")
+
+
+class Player:
+    """A person in the fake world who presses buttons and writes commands."""
+
+    def __init__(self, fake, runner: BotRunner, user_id: int, name: str, *, lang: str = "en",
+                 opened_private: bool = True):
+        self.fake = fake
+        self.runner = runner
+        self.id = user_id
+        self.name = name
+        fake.add_user(user_id, name, language_code=lang, opened_private=opened_private)
+
+    async def say(self, chat_id: int, text: str, **kw) -> None:
+        self.fake.user_sends(self.id, chat_id, text, **kw)
+        await self.runner.idle()
+
+    async def press(self, chat_id: int, message_id: int, data: str) -> dict:
+        qid = self.fake.user_presses(self.id, chat_id, message_id, data)
+        await self.runner.idle()
+        answer = self.fake.callback_answer(qid)
+        assert answer is not None, "every press must be answered"
+        return answer
+
+    async def start_private(self, payload: str | None = None) -> None:
+        self.fake.user_starts_private(self.id, payload)
+        await self.runner.idle()
