@@ -397,8 +397,10 @@ class Lobby:
             self.notes.pop(game.id, None)
         chat_lang = await self.s.chat_lang(game.chat_id)
         names = ", ".join(isolate(s.name) for s in game.seats)
-        await self.close_message(game, t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.",
-                                         game=game_name(info, chat_lang), names=names))
+        text = t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.", game=game_name(info, chat_lang),
+                 names=names)
+        notice = self.s.ui(game).start_notice(self.s.ctx(game, chat_lang))
+        await self.close_message(game, text + (" " + notice if notice else ""))
         await self.s.after_start(game)
         return Answer(t(lang, "The game starts!"))
 
