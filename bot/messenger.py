@@ -106,7 +106,7 @@ class Messenger:
                 value = await make()
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
             except RetryAfter as exc:
-                wait = _seconds(exc.retry_after)
+                wait = _seconds(getattr(exc, "_retry_after", None) or exc.retry_after)
                 log.warning("flood control on chat %s: waiting %.1f s", chat_id, wait)
                 await asyncio.sleep(wait + 0.1)
             except ChatMigrated as exc:

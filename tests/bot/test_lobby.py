@@ -1,0 +1,287 @@
+"""The lobby and the table through the real client and the strict fake: joins (also through the
+deep link), who may start and cancel, bad presses, /board, restarts, migration, double presses."""
+from __future__ import annotations
+
+import asyncio
+
+from bot.games.colours import EMOJI
+from bot.i18n import t
+from engines import cones
+from tests.bot.harness import BotRunner, Player, button_data, buttons
+
+GROUP = -100200
+BOT = "tablebot_test_bot"
+
+
+def the_game(runner, chat=GROUP):
+    return next(g for g in runner.service.games.values() if g.chat_id == chat)
+
+
+async def cones_lobby(fake, runner):
+    fake.add_group(GROUP, "Board & <Games>", admins=[4])
+    anna = Player(fake, runner, 1, "Anna")
+    boris = Player(fake, runner, 2, "Boris", lang="ru")
+    clara = Player(fake, runner, 3, "Clara", opened_private=False)
+    admin = Player(fake, runner, 4, "Admin")
+    for p in (anna, boris):
+        await p.start_private()
+    await anna.say(GROUP, "/new cones")
+    lobby = fake.last_bot_message(GROUP)
+    return anna, boris, clara, admin, lobby
+
+
+async def test_three_people_join_one_through_the_deep_link(fake, runner):
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
+    assert "Cones" in lobby.text and "Anna" in lobby.text
+    answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    assert answer["text"] == "Вы в игре."  # Boris reads Russian: answers use the presser's language
+    game = the_game(runner)
+    # Clara never opened the private chat: the press answers with a deep link, she is not in yet.
+    answer = await clara.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    assert answer["url"] == f"https://t.me/{BOT}?start=j{game.short_id}"
+    assert "Clara" not in fake.message(GROUP, lobby.message_id).text
+    # START in the private chat completes the join and says so in both chats.
+    await clara.start_private(f"j{game.short_id}")
+    assert "You joined" in fake.last_bot_message(3).text
+    lobby_now = fake.message(GROUP, lobby.message_id)
+    assert "3. \u2068Clara\u2069" in lobby_now.text and "joined from the private chat" in lobby_now.text
+    # Only the host (or an admin) starts.
+    answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    assert answer["show_alert"] and "Anna" in answer["text"]
+    assert game.status == "lobby"
+    answer = await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    assert game.status == "running"
+    # Every player got a private goal picture; the group got the table with a My goal button.
+    for user in (1, 2, 3):
+        dm = fake.message(user, game.seats[game.seat_of(user)].dm_msg)
+        assert dm.photo is not None and "goal" in (dm.caption or "").lower() or "цель" in (dm.caption or "")
+    table = fake.message(GROUP, game.table_msg)
+    assert table.photo is not None
+    assert any("My goal" in b["text"] for b in buttons(table))
+    assert "started" in fake.message(GROUP, lobby.message_id).text
+    assert not buttons(fake.message(GROUP, lobby.message_id))
+
+
+async def test_host_or_admin_cancels_and_the_host_alone_sets_options(fake, runner):
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
+    join = button_data(lobby, text="Join")
+    await boris.press(GROUP, lobby.message_id, join)
+    answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Equal"))
+    assert answer["show_alert"]
+    game = the_game(runner)
+    assert game.options["equal"] is False
+    # The same toggle pressed twice quickly sets the same value: no flip-flop.
+    data = button_data(lobby, text="Equal")
+    await anna.press(GROUP, lobby.message_id, data)
+    assert game.options["equal"] is True
+    await anna.press(GROUP, lobby.message_id, data)
+    assert game.options["equal"] is True
+    answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Cancel"))
+    assert answer["show_alert"] and game.status == "lobby"
+    await admin.press(GROUP, lobby.message_id, button_data(lobby, text="Cancel"))
+    assert game.status == "cancelled"
+    assert "cancelled by" in fake.message(GROUP, lobby.message_id).text
+    assert not buttons(fake.message(GROUP, lobby.message_id))
+    answer = await anna.press(GROUP, lobby.message_id, join)
+    assert answer["show_alert"] and "over" in answer["text"]
+
+
+async def running_cones(fake, runner):
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
+    await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    game = the_game(runner)
+    players = {1: anna, 2: boris}
+    return game, players, clara
+
+
+def snapshot(runner, game):
+    return (game.version, cones.to_json(runner.service.states[game.id]))
+
+
+async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
+    game, players, stranger = await running_cones(fake, runner)
+    table = fake.message(GROUP, game.table_msg)
+    state = runner.service.states[game.id]
+    mover = players[game.seats[cones.current_player(state)].user_id]
+    waiter = next(p for p in players.values() if p is not mover)
+    before = snapshot(runner, game)
+    colour_data = button_data(table, text="×")
+    # Garbage, a stranger, the player who waits, an unknown game, another chat's game.
+    for who, data, chat, msg in [
+        (mover, "garbage!!", GROUP, table.message_id),
+        (mover, "x" * 64, GROUP, table.message_id),
+        (stranger, colour_data, GROUP, table.message_id),
+        (waiter, colour_data, GROUP, table.message_id),
+        (mover, "zz9:0:b1", GROUP, table.message_id),
+    ]:
+        answer = await who.press(chat, msg, data)
+        assert answer.get("show_alert"), (data, answer)
+        assert snapshot(runner, game) == before
+    fake.add_group(-100999, "Elsewhere")
+    await mover.say(-100999, "/help")
+    other = fake.last_bot_message(-100999)
+    answer = await mover.press(-100999, other.message_id, colour_data)
+    assert answer["show_alert"] and snapshot(runner, game) == before
+    # A stranger pressing My goal learns nothing; a player sees only their own goal.
+    goal_data = button_data(table, text="My goal")
+    answer = await stranger.press(GROUP, table.message_id, goal_data)
+    assert "not playing" in answer["text"]
+    answer = await waiter.press(GROUP, table.message_id, goal_data)
+    own = cones.view(runner.service.states[game.id], game.seat_of(waiter.id))["goal"]
+    assert answer["show_alert"] and EMOJI[own] in answer["text"]
+    others = {cones.view(runner.service.states[game.id], s)["goal"] for s in range(2)} - {own}
+    assert not any(EMOJI[o] in answer["text"] for o in others)
+    # The mover plays: colour, then a pile; the old colour button is then stale.
+    await mover.press(GROUP, table.message_id, colour_data)
+    table = fake.message(GROUP, game.table_msg)
+    pile_data = next(b["callback_data"] for b in buttons(table) if b["text"].isdigit())
+    answer = await mover.press(GROUP, table.message_id, pile_data)
+    assert not answer.get("show_alert")
+    assert cones.turn(runner.service.states[game.id]) == 1
+    after = snapshot(runner, game)
+    answer = await mover.press(GROUP, table.message_id, pile_data)
+    stale = "This button is from an earlier turn. Use the latest message."
+    assert answer["show_alert"] and answer["text"] in (t("en", stale), t("ru", stale))
+    assert snapshot(runner, game) == after
+
+
+async def test_two_presses_at_once_apply_exactly_once(fake, runner):
+    game, players, _ = await running_cones(fake, runner)
+    table = fake.message(GROUP, game.table_msg)
+    state = runner.service.states[game.id]
+    seat = cones.current_player(state)
+    mover = players[game.seats[seat].user_id]
+    action = cones.legal_actions(state, seat)[0]
+    data = f"{game.short_id}:{cones.turn(state)}:{cones.encode_action(action)}"
+    q1 = fake.user_presses(mover.id, GROUP, table.message_id, data)
+    q2 = fake.user_presses(mover.id, GROUP, table.message_id, data)
+    await runner.idle()
+    answers = [fake.callback_answer(q1), fake.callback_answer(q2)]
+    assert all(a is not None for a in answers)
+    assert sum(1 for a in answers if a.get("show_alert")) == 1
+    assert cones.turn(runner.service.states[game.id]) == 1
+    assert len(await runner.tb.storage.actions(game.id)) == 1
+
+
+async def test_unknown_game_shows_the_menu_and_the_menu_opens_a_lobby(fake, runner):
+    fake.add_group(GROUP, "G")
+    anna = Player(fake, runner, 1, "Anna")
+    await anna.say(GROUP, "/new chess")
+    menu = fake.last_bot_message(GROUP)
+    assert "chess" in menu.text and len(buttons(menu)) == 4
+    await anna.say(GROUP, "/new@tablebot_test_bot")
+    menu = fake.last_bot_message(GROUP)
+    await anna.press(GROUP, menu.message_id, button_data(menu, text="Cones"))
+    assert the_game(runner).kind == "cones"
+    await anna.say(GROUP, "/new конусы")
+    assert "already open" in fake.last_bot_message(GROUP).text
+    await anna.say(GROUP, "/new cones frobnicate")
+    assert "Unknown option" in fake.last_bot_message(GROUP).text
+    await anna.say(GROUP, "/frobnicate@tablebot_test_bot")
+    assert "don't know the command" in fake.last_bot_message(GROUP).text
+
+
+async def test_board_reposts_the_table_and_strips_the_old_buttons(fake, runner):
+    game, players, _ = await running_cones(fake, runner)
+    old = game.table_msg
+    await players[1].say(GROUP, "/board")
+    assert game.table_msg != old
+    assert not [b for b in buttons(fake.message(GROUP, old)) if "callback_data" in b]
+    assert fake.message(GROUP, game.table_msg).photo is not None
+    assert buttons(fake.message(GROUP, game.table_msg))
+    # A deleted table is posted again at the next move.
+    fake.user_deletes_message(GROUP, game.table_msg)
+    state = runner.service.states[game.id]
+    seat = cones.current_player(state)
+    await runner.service.act(game.id, game.seats[seat].user_id, None, cones.legal_actions(state, seat)[0], "en")
+    await runner.idle()
+    assert fake.message(GROUP, game.table_msg) is not None
+
+
+async def test_restart_in_the_middle_of_a_lobby_and_of_a_game(fake, tmp_path):
+    db = tmp_path / "db.sqlite3"
+    first = await BotRunner(fake, db).start()
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, first)
+    await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    await first.stop()
+    second = await BotRunner(fake, db).start()
+    for p in (anna, boris, clara):
+        p.runner = second
+    await second.idle()
+    await clara.start_private()
+    await clara.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    game = the_game(second)
+    assert [s.name for s in game.seats] == ["Anna", "Boris", "Clara"]
+    await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    state = second.service.states[game.id]
+    seat = cones.current_player(state)
+    action = cones.legal_actions(state, seat)[0]
+    table_msg = game.table_msg
+    await second.stop()
+    third = await BotRunner(fake, db).start()
+    await third.idle()
+    game = await third.service.load(game.id)
+    assert game.status == "running" and game.table_msg == table_msg
+    players = {1: anna, 2: boris, 3: clara}
+    mover = players[game.seats[seat].user_id]
+    mover.runner = third
+    answer = await mover.press(GROUP, table_msg, f"{game.short_id}:0:{cones.encode_action(action)}")
+    assert not answer.get("show_alert"), answer
+    assert cones.turn(third.service.states[game.id]) == 1
+    await third.stop()
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(fake, runner):
+    old_id, new_id = -300, -100300
+    fake.add_group(old_id, "Basic", type="group", creator=1)
+    anna = Player(fake, runner, 1, "Anna")
+    boris = Player(fake, runner, 2, "Boris")
+    await anna.say(old_id, "/new lucky")
+    lobby = fake.last_bot_message(old_id)
+    await boris.press(old_id, lobby.message_id, button_data(lobby, text="Join"))
+    await anna.press(old_id, lobby.message_id, button_data(lobby, text="Start"))
+    game = the_game(runner, old_id)
+    fake.migrate_group(old_id, new_id)
+    await runner.idle()
+    game = runner.service.games[game.id]
+    assert game.chat_id == new_id
+    table = fake.message(new_id, game.table_msg)
+    assert table is not None and table.photo is not None
+    seat = runner.service.states[game.id].current
+    mover = anna if game.seats[seat].user_id == 1 else boris
+    answer = await mover.press(new_id, table.message_id, button_data(table, text="Draw"))
+    assert not answer.get("show_alert"), answer
+    status = await runner.tb.storage.open_game_at(new_id, 0)
+    assert status is not None and status.id == game.id
+
+
+async def test_flood_control_is_waited_out_and_presses_are_still_answered(fake, runner):
+    fake.add_group(GROUP, "G")
+    anna = Player(fake, runner, 1, "Anna")
+    boris = Player(fake, runner, 2, "Boris")
+    await anna.say(GROUP, "/new lucky")
+    lobby = fake.last_bot_message(GROUP)
+    await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    game = the_game(runner)
+    fake.fail_next("editMessageMedia", error_code=429, description="Too Many Requests: retry after 1",
+                   retry_after=1)
+    seat = runner.service.states[game.id].current
+    mover = anna if game.seats[seat].user_id == 1 else boris
+    table = fake.message(GROUP, game.table_msg)
+    qid = fake.user_presses(mover.id, GROUP, table.message_id, button_data(table, text="Draw"))
+    await fake.wait_for(lambda: fake.callback_answer(qid) is not None, timeout=0.9)
+    await runner.idle()
+    edits = fake.calls("editMessageMedia", chat_id=GROUP)
+    assert [r.ok for r in edits][-2:] == [False, True]
+    assert fake.message(GROUP, game.table_msg).edits >= 1
+
+
+async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
+    game, players, _ = await running_cones(fake, runner)
+    fake.user_blocks_bot(2)
+    fake.user_deletes_message(2, game.seats[game.seat_of(2)].dm_msg)
+    runner.service.schedule_private(game.id, game.seat_of(2), bump=True)
+    await runner.idle()
+    assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
