@@ -1,0 +1,114 @@
+"""Cones played end to end through the fake Bot API by button presses, with goals kept secret."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games.colours import EMOJI, colour
+from bot.i18n import t
+from engines import cones
+from tests.bot.harness import Player, button_data, buttons
+
+GROUP = -100400
+NAMES = ["Anna", "Борис", "<i>Clara</i>", "Dan 🎲"]
+
+
+def goal_phrases(goal: str) -> list[str]:
+    return [colour(goal, lang) for lang in ("en", "ru")]
+
+
+async def play_cones(fake, runner, players: int, seed: int):
+    fake.add_group(GROUP, "Cones night")
+    people = [Player(fake, runner, i + 1, NAMES[i], lang="ru" if i == 1 else "en",
+                     opened_private=(i != players - 1)) for i in range(players)]
+    for p in people[:-1]:
+        await p.start_private()
+    await people[0].say(GROUP, "/new cones")
+    lobby = fake.last_bot_message(GROUP)
+    join = button_data(lobby, text="Join")
+    for p in people[1:-1]:
+        await p.press(GROUP, lobby.message_id, join)
+    # The last one never opened the private chat: deep link, START, in.
+    last = people[-1]
+    answer = await last.press(GROUP, lobby.message_id, join)
+    assert "start=j" in answer["url"]
+    await last.start_private(answer["url"].split("start=")[1])
+    game = next(iter(runner.service.games.values()))
+    assert len(game.seats) == players
+    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    assert game.status == "running"
+    goals = {s.user_id: cones.view(runner.service.states[game.id], s.seat)["goal"] for s in game.seats}
+    by_id = {p.id: p for p in people}
+    rng = random.Random(seed)
+    goal_answers = []
+    presses = 0
+    while game.status == "running":
+        state = runner.service.states[game.id]
+        seat = cones.current_player(state)
+        mover = by_id[game.seats[seat].user_id]
+        table = fake.message(GROUP, game.table_msg)
+        if presses % 7 == 0:  # someone checks their goal now and then; a stranger never learns it
+            asker = rng.choice(people)
+            answer = await asker.press(GROUP, table.message_id, button_data(table, text="🔒"))
+            goal_answers.append((asker.id, answer["text"]))
+        colours = [b for b in buttons(table) if b.get("callback_data", "").split(":")[-1].startswith("~c.")]
+        await mover.press(GROUP, table.message_id, rng.choice(colours)["callback_data"])
+        table = fake.message(GROUP, game.table_msg)
+        piles = [b for b in buttons(table) if b["text"].isdigit()]
+        assert piles, "a colour in the supply always has a legal pile"
+        if presses % 11 == 3:  # a change of mind: Back to the colours, then choose again
+            await mover.press(GROUP, table.message_id, button_data(table, text="◀"))
+            table = fake.message(GROUP, game.table_msg)
+            again = [b for b in buttons(table) if b.get("callback_data", "").split(":")[-1].startswith("~c.")]
+            assert [b["text"] for b in again] == [b["text"] for b in colours]
+            await mover.press(GROUP, table.message_id, rng.choice(again)["callback_data"])
+            table = fake.message(GROUP, game.table_msg)
+            piles = [b for b in buttons(table) if b["text"].isdigit()]
+        answer = await mover.press(GROUP, table.message_id, rng.choice(piles)["callback_data"])
+        assert not answer.get("show_alert"), answer
+        presses += 1
+    return game, people, goals, goal_answers
+
+
+def assert_goals_stayed_secret(fake, game, goals, goal_answers, end_index):
+    # 1. Nothing the group received before the results names a goal as a goal.
+    group_texts = [(r.params.get("text") or r.params.get("caption") or "")
+                   + str(r.params.get("media", "")) for r in fake.requests[:end_index]
+                   if r.params.get("chat_id") in (GROUP, str(GROUP))]
+    for text in group_texts:
+        assert "goal:" not in text.lower() and "цель:" not in text.lower(), text
+        assert "secret goal" not in text.lower()
+    # 2. Each private goal message went to its owner only, with the owner's goal only.
+    for user_id, goal in goals.items():
+        for r in fake.requests:
+            if r.method in ("sendPhoto", "editMessageMedia", "editMessageCaption") and \
+                    str(r.params.get("chat_id")) == str(user_id):
+                caption = r.params.get("caption") or str(r.params.get("media", ""))
+                for other, other_goal in goals.items():
+                    if other != user_id and other_goal != goal:
+                        assert not any(p in caption for p in goal_phrases(other_goal)), caption
+    # 3. "My goal" answers: the owner's goal to the owner, nothing to anyone else.
+    for asker, text in goal_answers:
+        if asker in goals:
+            assert EMOJI[goals[asker]] in text
+            assert not any(EMOJI[g] in text for u, g in goals.items() if g != goals[asker])
+        else:
+            assert not any(EMOJI[g] in text for g in goals.values())
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
+async def test_a_whole_game_keeps_every_goal_secret_until_the_end(fake, runner, players, seed):
+    game, people, goals, goal_answers = await play_cones(fake, runner, players, seed)
+    assert game.status == "finished"
+    results = fake.message(GROUP, game.results_msg)
+    end_index = next(i for i, r in enumerate(fake.requests)
+                     if r.method == "sendMessage" and "results" in str(r.params.get("text", "")))
+    assert_goals_stayed_secret(fake, game, goals, goal_answers, end_index)
+    # At the end every goal is revealed with the pile counts and the places.
+    for person in people:
+        assert any(p in results.text for p in goal_phrases(goals[person.id]))
+    assert "Piles per colour" in results.text
+    assert "🥇" in results.text
+    table = fake.message(GROUP, game.table_msg)
+    assert not [b for b in buttons(table) if "callback_data" in b]
