@@ -23,6 +23,7 @@ from bot.games.base import Ctx, GameUI, View
 from bot.i18n import normalize_lang, t
 from bot.keyboard import Button
 from bot.messenger import Messenger, Result
+from bot.rendering import render_png
 from bot.storage import Game, Seat, StaleVersion, Storage, to_base36
 
 log = logging.getLogger(__name__)
@@ -288,7 +289,7 @@ class Service:
                 if shown is not None and shown[2] == view.image_key:
                     sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
                 else:
-                    png = await asyncio.to_thread(view.image)
+                    png = await render_png(view.image)
                     sent = await self.messenger.edit_photo(chat_id, message_id, png, view.text, markup)
             else:
                 sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
@@ -299,7 +300,7 @@ class Service:
                 return None
             # MISSING or FAILED: post a new message below.
         if view.image is not None:
-            png = await asyncio.to_thread(view.image)
+            png = await render_png(view.image)
             sent = await self.messenger.send_photo(chat_id, png, view.text, markup, thread_id=thread_id)
         else:
             sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)

@@ -138,3 +138,9 @@ def draw_symbol(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r:
 def text_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
                   fill=INK, bold: bool = False) -> None:
     draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
+
+
+def png_of(draw_fn, *args, **kwargs) -> bytes:
+    """PNG bytes of ``draw_fn(*args, **kwargs)``; module-level so that a partial of it can be
+    sent to a worker process."""
+    return encode_png(draw_fn(*args, **kwargs))

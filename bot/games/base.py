@@ -80,8 +80,9 @@ class Ctx:
 class View:
     """One message: HTML text (caption when there is a picture), an optional picture and buttons.
 
-    ``image`` is a function producing PNG bytes, called off the event loop and only when
-    ``image_key`` differs from what the message already shows.
+    ``image`` produces PNG bytes; make it ``functools.partial(render.common.png_of, draw_fn, ...)``
+    so it can run in the drawing process (bot/rendering.py). It is called only when ``image_key``
+    differs from what the message already shows.
     """
 
     text: str

@@ -1,0 +1,27 @@
+"""``python -m bench``: speed figures of the platform and every game. Figures, not asserts."""
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+SECTIONS = ("platform", "lucky", "cones", "genial", "trio")
+
+
+def main(argv: list[str]) -> int:
+    wanted = [a for a in argv if a in SECTIONS] or list(SECTIONS)
+    for name in wanted:
+        try:
+            module = importlib.import_module(f"bench.{name}")
+        except ImportError as exc:
+            print(f"{name}: not available ({exc})")
+            continue
+        started = time.perf_counter()
+        for label, value, unit in module.figures():
+            print(f"{label:<58} {value:>10.2f} {unit}")
+        print(f"  ({name} took {time.perf_counter() - started:.1f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,706 @@
+"""A strict fake Telegram Bot API server for end-to-end tests of tablebot.
+
+The real python-telegram-bot client talks HTTP to it (`base_url=fake.base_url`). The fake keeps a
+small world (users, groups, private chats, messages, callback queries), lets tests act as people
+(`user_sends`, `user_presses`, ...), records every request, and validates every request against the
+Bot API 10.0 spec in api.json plus Telegram's documented limits. Anything the real Telegram would
+reject, or that only works by accident, is answered with a Telegram-shaped 400 and recorded in
+`violations`; behaviours a correct bot must cope with (403 from a blocked user, "message is not
+modified", migrated groups, injected 429s) are answered the same way but are not violations.
+
+    fake = FakeBotAPI(); fake.start()
+    fake.add_user(1, "Anna"); fake.add_group(-100123, "Game night", creator=1)
+    app = ApplicationBuilder().token(fake.token).base_url(fake.base_url)
+                              .base_file_url(fake.base_file_url).build()
+    ... fake.user_sends(1, -100123, "/new lucky"); await fake.settle() ...
+    stop the Application before fake.stop()
+
+Telegram behaviours worth knowing when writing tests against it:
+- editMessageText/Caption/Media without reply_markup remove the inline keyboard (as on Telegram).
+- Privacy mode (default on): plain group messages reach the bot only if they are commands
+  (/cmd or /cmd@this_bot), replies to the bot, @mentions, or the bot is an admin of the group.
+- PTB's TelegramError lower-cases the description after "Bad Request: " (str.capitalize), so
+  match errors case-insensitively: pytest.raises(BadRequest, match="(?i)message is not modified").
+- Text and caption lengths are counted in UTF-16 code units after entity parsing and trimming.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+import re
+import threading
+import time
+import traceback
+from collections import deque
+from email.message import Message as _MimeHeader
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from .htmlparse import utf16_len
+from .methods import (
+    _COMMAND_RE,
+    PTB_DEFAULTS_EXTRA,
+    ApiError,
+    TelegramMethods,
+    _is_write,
+)
+from .spec import DEFAULT_SPEC_PATH, Upload, load_spec
+from .world import ChatRec, FileRec, Message, QueryRec, Request, UserRec
+
+__all__ = ["FakeBotAPI", "ApiError"]
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    fake: "FakeBotAPI"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server: _Server
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server naming
+        self.server.fake._serve(self)
+
+    do_GET = do_POST
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+class FakeBotAPI(TelegramMethods):
+    """A strict, in-process Telegram Bot API server (see the module docstring)."""
+
+    def __init__(self, *, token: str = "123456:TEST-token", bot_id: int = 123456,
+                 bot_username: str = "tablebot_test_bot",
+                 spec_path: str | Path = DEFAULT_SPEC_PATH, seed: int = 0,
+                 bot_first_name: str = "TableBot", privacy_mode: bool = True,
+                 flood_limit: int | None = None):
+        """privacy_mode: like a bot with the default privacy mode, the bot does not receive plain
+        group messages (only commands, replies to its messages, @mentions, service messages;
+        everything when it is a group admin). flood_limit: if set, a write to a group beyond
+        this many in the trailing 60 s fails with 429 and retry_after (Telegram's flood
+        control; about 20 is the documented figure)."""
+        self.token = token
+        self.privacy_mode = privacy_mode
+        self.flood_limit = flood_limit
+        self.bot_id = bot_id
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        self.spec = load_spec(spec_path)
+        self.requests: list[Request] = []
+        self.violations: list[str] = []
+        self.base_url = ""
+        self.base_file_url = ""
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._rng = random.Random(seed)
+        self._users: dict[int, UserRec] = {}
+        self._chats: dict[int, ChatRec] = {}
+        self._updates: list[dict] = []
+        self._next_update_id = 500_000_001
+        self._queries: dict[str, QueryRec] = {}
+        self._files: dict[str, FileRec] = {}
+        self._file_paths: dict[str, FileRec] = {}
+        self._commands: dict[tuple[str, str], list[dict]] = {}
+        self._profile: dict[tuple[str, str], str] = {}  # (name|description|..., lang) -> text
+        self._webhook: dict[str, Any] | None = None
+        self._allowed_updates: list[str] | None = None
+        self._injections: list[dict] = []
+        self._forced_dice: deque[int] = deque()
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+        self._poll_generation = 0
+        self._stopping = False
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # ==== lifecycle =============================================================================
+
+    def start(self) -> None:
+        """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
+        server = _Server(("127.0.0.1", 0), _Handler)
+        server.fake = self
+        self._server = server
+        port = server.server_address[1]
+        self.base_url = f"http://127.0.0.1:{port}/bot"
+        self.base_file_url = f"http://127.0.0.1:{port}/file/bot"
+        self._stopping = False
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05},
+            name="fakebotapi", daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop serving; waiting long polls return at once."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> "FakeBotAPI":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # ==== the world =============================================================================
+
+    def add_user(self, user_id: int, first_name: str, *, last_name: str | None = None,
+                 username: str | None = None, language_code: str | None = "en",
+                 opened_private: bool = True) -> dict:
+        """Create (or replace) a user; returns the User object."""
+        if not isinstance(user_id, int) or user_id <= 0:
+            raise ValueError("user ids are positive integers")
+        with self._lock:
+            user = UserRec(user_id, first_name, last_name, username, language_code,
+                           opened=opened_private)
+            self._users[user_id] = user
+            if user_id not in self._chats:
+                self._chats[user_id] = ChatRec(user_id, "private", self._chat_instance())
+            return user.to_dict()
+
+    def add_group(self, chat_id: int, title: str, *, admins: tuple[int, ...] | list[int] = (),
+                  creator: int | None = None, type: str = "supergroup",  # noqa: A002
+                  is_forum: bool = False) -> dict:
+        """Create a group the bot is a member of; admins/creator are user ids (the bot's id in
+        admins makes the bot an administrator). Returns the Chat object."""
+        if type not in ("group", "supergroup"):
+            raise ValueError("type must be 'group' or 'supergroup'")
+        if not isinstance(chat_id, int) or chat_id >= 0:
+            raise ValueError("group chat ids are negative integers")
+        if is_forum and type != "supergroup":
+            raise ValueError("only supergroups can be forums")
+        with self._lock:
+            chat = ChatRec(chat_id, type, self._chat_instance(), title=title,
+                           admins=set(admins), creator=creator, is_forum=is_forum)
+            self._chats[chat_id] = chat
+            return self._chat_dict(chat)
+
+    def set_next_dice(self, *values: int) -> None:
+        """Force the values of the next sendDice answers (otherwise a seeded random)."""
+        with self._lock:
+            self._forced_dice.extend(values)
+
+    # ==== acting as people ======================================================================
+
+    def user_sends(self, user_id: int, chat_id: int, text: str, *,
+                   message_thread_id: int | None = None, reply_to: int | None = None) -> dict:
+        """A user writes a text message (optionally replying to message `reply_to`); returns
+        the Message dict. It is enqueued as an update unless privacy mode hides it from the bot
+        (a plain group message that is not a command, a reply to the bot or an @mention)."""
+        with self._lock:
+            user = self._user(user_id)
+            chat = self._world_chat(chat_id)
+            if chat.type == "private":
+                if chat.id != user_id:
+                    raise ValueError("a user can only write in their own private chat")
+                self._open_private(user)
+            if reply_to is not None and reply_to not in chat.messages:
+                raise ValueError(f"no message {reply_to} in chat {chat_id} to reply to")
+            m = self._new_message(chat, from_bot=False, sender=user.to_dict(),
+                                  thread=message_thread_id)
+            m.text = text
+            m.reply_to_message_id = reply_to
+            m.entities = [
+                {"type": "bot_command", "offset": utf16_len(text[: mt.start()]),
+                 "length": utf16_len(mt.group(0))}
+                for mt in _COMMAND_RE.finditer(text)
+            ]
+            msg = self._message_dict(m)
+            if self._bot_sees(chat, m):
+                self._enqueue("message", msg)
+            return msg
+
+    def _bot_sees(self, chat: ChatRec, m: Message) -> bool:
+        """Whether a user's message reaches a bot in privacy mode (Telegram's bots FAQ)."""
+        if chat.bot_kicked:
+            return False
+        if not self.privacy_mode or chat.type == "private" or self._bot_is_admin(chat):
+            return True
+        text = m.text or ""
+        cmd = _COMMAND_RE.match(text)
+        if cmd:
+            target = cmd.group(0).partition("@")[2]
+            return not target or target.lower() == self.bot_username.lower()
+        if f"@{self.bot_username.lower()}" in text.lower():
+            return True
+        target = chat.messages.get(m.reply_to_message_id) if m.reply_to_message_id else None
+        return bool(target and target.from_bot)
+
+    def user_presses(self, user_id: int, chat_id: int, message_id: int, data: str) -> str:
+        """A user presses an inline button with `data` on a message (any data is allowed, to
+        model stale or forged presses); returns the callback query id."""
+        with self._lock:
+            user = self._user(user_id)
+            chat = self._world_chat(chat_id)
+            m = chat.messages.get(message_id)
+            if m is None or m.deleted:
+                raise ValueError(f"no message {message_id} in chat {chat_id} to press on")
+            if chat.type == "private" and chat.id != user_id:
+                raise ValueError("a user can only press buttons in their own private chat")
+            qid = str(self._rng.randrange(10**17, 10**18))
+            self._queries[qid] = QueryRec(qid, user_id, chat_id, message_id, data)
+            query = {
+                "id": qid,
+                "from": user.to_dict(),
+                "message": self._message_dict(m),
+                "chat_instance": chat.chat_instance,
+                "data": data,
+            }
+            self._enqueue("callback_query", query)
+            return qid
+
+    def user_starts_private(self, user_id: int, payload: str | None = None) -> dict:
+        """The user presses START in the private chat (optionally from a deep link)."""
+        text = "/start" if payload is None else f"/start {payload}"
+        return self.user_sends(user_id, user_id, text)
+
+    def user_blocks_bot(self, user_id: int) -> None:
+        """From now on writes to this user fail with 403 until they write to the bot again."""
+        with self._lock:
+            user = self._user(user_id)
+            if user.blocked:
+                return
+            user.blocked = True
+            self._enqueue("my_chat_member", self._member_update(
+                user, {"status": "member", "user": self._bot_user()},
+                {"status": "kicked", "user": self._bot_user(), "until_date": 0}))
+
+    def user_deletes_message(self, chat_id: int, message_id: int) -> None:
+        """A user (or an admin) deletes a message; bots get no update about it."""
+        with self._lock:
+            m = self._world_chat(chat_id).messages.get(message_id)
+            if m is None:
+                raise ValueError(f"no message {message_id} in chat {chat_id}")
+            m.deleted = True
+
+    def remove_bot_from_group(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+        """An admin removes the bot: a my_chat_member update, then every request to the chat
+        fails with 403 "Forbidden: bot was kicked from the ... chat"."""
+        with self._lock:
+            chat = self._world_chat(chat_id)
+            if chat.type == "private":
+                raise ValueError("use user_blocks_bot for private chats")
+            actor = self._users.get(by_user_id if by_user_id is not None else chat.creator)
+            chat.bot_kicked = True
+            self._enqueue("my_chat_member", {
+                "chat": self._chat_dict(chat),
+                "from": actor.to_dict() if actor else self._bot_user(),
+                "date": int(time.time()),
+                "old_chat_member": self._member(chat, self.bot_id),
+                "new_chat_member": {"status": "kicked", "user": self._bot_user(),
+                                    "until_date": 0},
+            })
+
+    def migrate_group(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group becomes a supergroup with a new id (service messages in both chats)."""
+        with self._lock:
+            old = self._world_chat(old_chat_id)
+            if old.type != "group":
+                raise ValueError("only a basic group migrates to a supergroup")
+            if new_chat_id in self._chats or new_chat_id >= 0:
+                raise ValueError("the new chat id must be a fresh negative id")
+            new = ChatRec(new_chat_id, "supergroup", self._chat_instance(), title=old.title,
+                          admins=set(old.admins), creator=old.creator)
+            self._chats[new_chat_id] = new
+            actor = self._users.get(old.creator) if old.creator is not None else None
+            sender = actor.to_dict() if actor else None
+            m_old = self._new_message(old, from_bot=False, sender=sender)
+            m_old.service = {"migrate_to_chat_id": new_chat_id}
+            m_new = self._new_message(new, from_bot=False, sender=sender)
+            m_new.service = {"migrate_from_chat_id": old_chat_id}
+            self._enqueue("message", self._message_dict(m_old))
+            self._enqueue("message", self._message_dict(m_new))
+            old.migrated_to = new_chat_id
+
+    # ==== observing =============================================================================
+
+    def calls(self, method: str | None = None, chat_id: int | None = None) -> list[Request]:
+        """Recorded requests, optionally only of one method and/or one chat."""
+        with self._lock:
+            return [
+                r for r in self.requests
+                if (method is None or r.method == method)
+                and (chat_id is None or r.chat_id == chat_id)
+            ]
+
+    def messages(self, chat_id: int) -> list[Message]:
+        """The chat's messages that are not deleted, oldest first (live objects)."""
+        with self._lock:
+            chat = self._chats.get(chat_id)
+            if chat is None:
+                return []
+            return [m for m in chat.messages.values() if not m.deleted]
+
+    def message(self, chat_id: int, message_id: int, *,
+                include_deleted: bool = False) -> Message | None:
+        with self._lock:
+            chat = self._chats.get(chat_id)
+            m = chat.messages.get(message_id) if chat else None
+            if m is None or (m.deleted and not include_deleted):
+                return None
+            return m
+
+    def last_bot_message(self, chat_id: int) -> Message | None:
+        for m in reversed(self.messages(chat_id)):
+            if m.from_bot:
+                return m
+        return None
+
+    def callback_answer(self, query_id: str) -> dict | None:
+        """The parameters of the answerCallbackQuery for this query, None if unanswered."""
+        with self._lock:
+            q = self._queries.get(query_id)
+            return dict(q.answer) if q and q.answer is not None else None
+
+    def unanswered_callbacks(self) -> list[str]:
+        """Ids of callback queries the bot never answered (a correct bot answers every one)."""
+        with self._lock:
+            return [q.id for q in self._queries.values() if q.answer is None]
+
+    def commands(self, scope: dict | None = None, language_code: str = "") -> list[dict]:
+        """The commands stored by setMyCommands for a scope and language."""
+        with self._lock:
+            return list(self._commands.get((self._scope_key(scope), language_code), []))
+
+    def profile(self, key: str, language_code: str = "") -> str | None:
+        """What setMyName/setMyDescription/setMyShortDescription stored ("name",
+        "description", "short_description")."""
+        with self._lock:
+            return self._profile.get((key, language_code))
+
+    def is_blocked(self, user_id: int) -> bool:
+        with self._lock:
+            return self._user(user_id).blocked
+
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by a getUpdates offset."""
+        with self._lock:
+            return len(self._updates)
+
+    def writes_per_minute(self, chat_id: int, *, include_failed: bool = False) -> int:
+        """Most send/edit/delete requests to the chat within any 60-second window."""
+        with self._lock:
+            times = sorted(
+                r.time for r in self.requests
+                if r.chat_id == chat_id and _is_write(r.method) and (r.ok or include_failed)
+            )
+        best = 0
+        lo = 0
+        for hi, t in enumerate(times):
+            while t - times[lo] >= 60.0:
+                lo += 1
+            best = max(best, hi - lo + 1)
+        return best
+
+    def check(self) -> None:
+        """AssertionError listing the violations, if any."""
+        with self._lock:
+            if self.violations:
+                raise AssertionError("Bot API violations:\n  " + "\n  ".join(self.violations))
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0,
+                       interval: float = 0.02) -> Any:
+        """Poll predicate() until it returns something truthy (which is returned)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise AssertionError(
+                    f"wait_for timed out after {timeout}s; last requests: {self.requests[-5:]}"
+                )
+            await asyncio.sleep(interval)
+
+    async def settle(self, quiet: float = 0.25, timeout: float = 15.0) -> None:
+        """Wait until every update was fetched and confirmed and the bot made no request other
+        than getUpdates for `quiet` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                pending = len(self._updates)
+                inflight = self._inflight
+                idle = time.monotonic() - self._last_activity
+            if pending == 0 and inflight == 0 and idle >= quiet:
+                return
+            if time.monotonic() >= deadline:
+                raise AssertionError(
+                    f"settle timed out after {timeout}s: {pending} unconfirmed updates, "
+                    f"{inflight} requests in flight; last requests: {self.requests[-5:]}"
+                )
+            await asyncio.sleep(min(0.02, quiet / 4 if quiet > 0 else 0.02))
+
+    # ==== failure injection =====================================================================
+
+    def fail_next(self, method: str, *, error_code: int, description: str,
+                  retry_after: int | None = None, migrate_to_chat_id: int | None = None,
+                  count: int = 1, chat_id: int | None = None) -> None:
+        """The next `count` requests to `method` (to `chat_id` if given) fail like this."""
+        canonical = self.spec.canonical_method(method)
+        if canonical is None:
+            raise ValueError(f"no Bot API method {method!r}")
+        parameters = {}
+        if retry_after is not None:
+            parameters["retry_after"] = retry_after
+        if migrate_to_chat_id is not None:
+            parameters["migrate_to_chat_id"] = migrate_to_chat_id
+        with self._lock:
+            self._injections.append({
+                "method": canonical, "chat_id": chat_id, "count": count,
+                "error": (error_code, description, parameters or None),
+            })
+
+    # ==== HTTP ==================================================================================
+
+    def _serve(self, h: BaseHTTPRequestHandler) -> None:
+        try:
+            body = _read_body(h)
+        except (ValueError, OSError):
+            h.close_connection = True
+            return
+        url = urlsplit(h.path)
+        path = unquote(url.path)
+        file_prefix = f"/file/bot{self.token}/"
+        if path.startswith("/file/bot"):
+            rec = None
+            if path.startswith(file_prefix):
+                with self._lock:
+                    rec = self._file_paths.get(path[len(file_prefix):])
+            if rec is None:
+                _respond(h, 404, {"ok": False, "error_code": 404, "description": "Not Found"})
+            else:
+                _respond_raw(h, 200, rec.content, f"image/{rec.format.lower()}")
+            return
+        m = re.fullmatch(r"/bot([^/]*)/([^/]*)", path)
+        if not m:
+            with self._lock:
+                self.violations.append(f"request to an unknown path {path!r}")
+            _respond(h, 404, {"ok": False, "error_code": 404, "description": "Not Found"})
+            return
+        token, method = m.group(1), m.group(2)
+        if token != self.token:
+            with self._lock:
+                self.violations.append(f"{method}: wrong bot token {token!r}")
+            _respond(h, 401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
+            return
+        raw: dict[str, Any] = {}
+        uploads: dict[str, Upload] = {}
+        problems: list[str] = []
+        json_body = False
+        try:
+            for k, v in parse_qsl(url.query, keep_blank_values=True):
+                _put(raw, k, v, problems)
+            ctype = h.headers.get("Content-Type", "")
+            mime = ctype.split(";")[0].strip().lower()
+            if body and mime == "application/json":
+                json_body = True
+                data = json.loads(body.decode("utf-8"))
+                if not isinstance(data, dict):
+                    raise ValueError("the JSON body is not an object")
+                for k, v in data.items():
+                    _put(raw, k, v, problems)
+            elif body and mime == "application/x-www-form-urlencoded":
+                for k, v in parse_qsl(body.decode("utf-8"), keep_blank_values=True):
+                    _put(raw, k, v, problems)
+            elif body and mime == "multipart/form-data":
+                for part in _parse_multipart(body, ctype):
+                    if part.filename is not None:
+                        uploads[part.name] = part
+                        _put(raw, part.name, part, problems)
+                    else:
+                        _put(raw, part.name, part.content.decode("utf-8"), problems)
+            elif body:
+                raise ValueError(f"unsupported Content-Type {ctype!r}")
+        except (ValueError, UnicodeDecodeError) as exc:
+            problems.append(f"can't parse the request body: {exc}")
+        status, payload = self._dispatch(method, raw, uploads, json_body, problems)
+        _respond(h, status, payload)
+
+    def _dispatch(self, method: str, raw: dict[str, Any], uploads: dict[str, Upload],
+                  json_body: bool, problems: list[str]) -> tuple[int, dict]:
+        is_poll = method.lower() == "getupdates"
+        now = time.monotonic()
+        shown = {k: (v.content if isinstance(v, Upload) else v) for k, v in raw.items()}
+        req = Request(method=method, params=shown, time=now)
+        with self._lock:
+            self.requests.append(req)
+            if not is_poll:
+                self._inflight += 1
+                self._last_activity = now
+        try:
+            canonical = self.spec.canonical_method(method)
+            if canonical is None:
+                raise ApiError(404, "Not Found", violation=f"unknown method {method!r}")
+            req.method = canonical
+            fields = self.spec.method_fields(canonical)
+            for name in PTB_DEFAULTS_EXTRA & raw.keys():
+                if name not in fields:  # see PTB_DEFAULTS_EXTRA
+                    del raw[name]
+                    req.ignored.append(name)
+            params, errors = self.spec.decode_request(canonical, raw, uploads,
+                                                      json_body=json_body)
+            errors = problems + errors
+            if errors:
+                raise ApiError(400, f"Bad Request: {errors[0]}",
+                               violation=f"{canonical}: " + "; ".join(errors))
+            req.params = params
+            handler = getattr(self, "_m_" + canonical, None)
+            with self._lock:
+                self._take_injection(canonical, params)
+                self._flood_control(canonical, params, now)
+                if handler is None:
+                    raise ApiError(
+                        400, f"Bad Request: method {canonical} is not implemented by the fake",
+                        violation=f"unimplemented method {canonical}")
+                result = handler(params)
+            bugs = self.spec.check_value(result, self.spec.returns(canonical), "result")
+            if bugs:
+                with self._lock:
+                    self.violations.append(f"fake Bot API bug in {canonical}: {'; '.join(bugs)}")
+            req.ok = True
+            req.result = result
+            return 200, {"ok": True, "result": result}
+        except ApiError as err:
+            req.ok = False
+            req.error_code = err.code
+            req.description = err.description
+            req.parameters = err.parameters
+            req.injected = err.injected
+            if err.violation:
+                req.violation = err.violation
+                text = err.violation
+                if not text.startswith(("unknown method", "unimplemented method",
+                                        f"{req.method}:")):
+                    text = f"{req.method}: {text}"
+                with self._lock:
+                    self.violations.append(text)
+            payload = {"ok": False, "error_code": err.code, "description": err.description}
+            if err.parameters:
+                payload["parameters"] = err.parameters
+            return err.code, payload
+        except Exception:  # a bug in the fake itself: make it loud, keep serving
+            trace = traceback.format_exc()
+            req.ok = False
+            req.error_code = 500
+            req.description = "Internal Server Error"
+            with self._lock:
+                self.violations.append(f"fake Bot API bug: {req.method} crashed:\n{trace}")
+            return 500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}
+        finally:
+            if not is_poll:
+                with self._lock:
+                    self._inflight -= 1
+                    self._last_activity = time.monotonic()
+
+    def _take_injection(self, method: str, params: dict) -> None:
+        for inj in self._injections:
+            if inj["method"] != method:
+                continue
+            if inj["chat_id"] is not None and params.get("chat_id") != inj["chat_id"]:
+                continue
+            inj["count"] -= 1
+            if inj["count"] <= 0:
+                self._injections.remove(inj)
+            code, description, parameters = inj["error"]
+            raise ApiError(code, description, parameters=parameters, injected=True)
+
+    def _flood_control(self, method: str, params: dict, now: float) -> None:
+        chat_id = params.get("chat_id")
+        if (self.flood_limit is None or not _is_write(method) or not isinstance(chat_id, int)
+                or chat_id >= 0):
+            return
+        recent = sorted(r.time for r in self.requests
+                        if r.ok and r.chat_id == chat_id and _is_write(r.method)
+                        and now - r.time < 60.0)
+        if len(recent) >= self.flood_limit:
+            wait = max(1, math.ceil(60.0 - (now - recent[-self.flood_limit])))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}",
+                           parameters={"retry_after": wait})
+
+# ==== HTTP helpers ==============================================================================
+
+def _put(raw: dict, key: str, value: Any, problems: list[str]) -> None:
+    if key in raw:
+        problems.append(f"parameter {key!r} given twice")
+    raw[key] = value
+
+
+def _read_body(h: BaseHTTPRequestHandler) -> bytes:
+    if h.headers.get("Transfer-Encoding", "").lower() == "chunked":
+        chunks = []
+        while True:
+            line = h.rfile.readline(65537)
+            size = int(line.split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                while h.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
+                    pass
+                return b"".join(chunks)
+            chunks.append(h.rfile.read(size))
+            h.rfile.readline(65537)
+    length = int(h.headers.get("Content-Length") or 0)
+    return h.rfile.read(length) if length else b""
+
+
+def _parse_multipart(body: bytes, content_type: str) -> list[Upload]:
+    header = _MimeHeader()
+    header["content-type"] = content_type
+    boundary = header.get_param("boundary")
+    if not boundary:
+        raise ValueError("multipart body without boundary")
+    delimiter = b"\r\n--" + str(boundary).encode("latin-1")
+    chunks = (b"\r\n" + body).split(delimiter)
+    parts = []
+    for chunk in chunks[1:]:
+        if chunk.startswith(b"--"):
+            break
+        if chunk.startswith(b"\r\n"):
+            chunk = chunk[2:]
+        head, sep, content = chunk.partition(b"\r\n\r\n")
+        if not sep:
+            raise ValueError("malformed multipart part")
+        h = _MimeHeader()
+        for line in head.decode("utf-8").split("\r\n"):
+            if ":" in line:
+                k, v = line.split(":", 1)
+                h[k.strip()] = v.strip()
+        name = h.get_param("name", header="content-disposition")
+        if not name:
+            raise ValueError("multipart part without a name")
+        filename = h.get_filename()
+        parts.append(Upload(str(name), filename if filename is None else str(filename), content,
+                            h.get_content_type() if h.get("content-type") else None))
+    return parts
+
+
+def _respond(h: BaseHTTPRequestHandler, status: int, payload: dict) -> None:
+    _respond_raw(h, status, json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+                 "application/json")
+
+
+def _respond_raw(h: BaseHTTPRequestHandler, status: int, data: bytes, ctype: str) -> None:
+    try:
+        h.send_response(status)
+        h.send_header("Content-Type", ctype)
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+        h.wfile.flush()
+    except OSError:
+        h.close_connection = True

@@ -1,0 +1,162 @@
+"""Records of the fake's world: what the bot asked for (Request) and what chats hold (Message)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Request", "Message", "UserRec", "ChatRec", "FileRec", "QueryRec"]
+
+
+@dataclass
+class Request:
+    """One HTTP request the bot made, with the answer it got."""
+
+    method: str  # canonical Bot API name (as sent when the method is unknown)
+    params: dict[str, Any]  # decoded: ints, bools, dicts, lists; files as bytes
+    time: float  # time.monotonic() when it arrived
+    ok: bool = False
+    result: Any = None
+    error_code: int | None = None
+    description: str | None = None
+    parameters: dict[str, Any] | None = None  # ResponseParameters of an error
+    injected: bool = False  # the error came from fail_next()
+    violation: str | None = None  # the strictness violation this request committed
+    ignored: list[str] = field(default_factory=list)  # PTB Defaults params the method lacks
+
+    @property
+    def chat_id(self) -> int | str | None:
+        return self.params.get("chat_id")
+
+    def __repr__(self) -> str:
+        status = "ok" if self.ok else f"{self.error_code} {self.description!r}"
+        return f"<Request {self.method} {_short(self.params)} -> {status}>"
+
+
+def _short(value: Any) -> Any:
+    """The value with bytes shown by their length (for readable reprs)."""
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    if isinstance(value, dict):
+        return {k: _short(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_short(v) for v in value]
+    return value
+
+
+@dataclass
+class Message:
+    """The current state of one message in a chat (the bot's or a user's)."""
+
+    chat_id: int
+    message_id: int
+    date: int
+    from_bot: bool
+    sender: dict | None  # the User dict in "from" (None for some service messages)
+    text: str | None = None  # plain text after entity parsing (what people see)
+    entities: list[dict] = field(default_factory=list)
+    raw_text: str | None = None  # the text exactly as the bot sent it (e.g. HTML source)
+    caption: str | None = None
+    caption_entities: list[dict] = field(default_factory=list)
+    raw_caption: str | None = None
+    parse_mode: str | None = None
+    photo: bytes | None = None  # PNG/JPEG bytes of a photo message
+    photo_size: tuple[int, int] | None = None  # (width, height) as uploaded
+    photo_file_id: str | None = None  # file_id of the largest PhotoSize
+    dice: dict | None = None  # {"emoji": ..., "value": ...}
+    reply_markup: dict | None = None  # the InlineKeyboardMarkup dict, None without keyboard
+    message_thread_id: int | None = None
+    reply_to_message_id: int | None = None
+    edits: int = 0
+    edit_date: int | None = None
+    deleted: bool = False
+    pinned: bool = False
+    service: dict | None = None  # e.g. {"migrate_to_chat_id": ...}
+
+    @property
+    def keyboard(self) -> list[list[dict]]:
+        """The inline keyboard rows ([] without keyboard)."""
+        return list((self.reply_markup or {}).get("inline_keyboard", []))
+
+    @property
+    def buttons(self) -> list[dict]:
+        """All inline buttons, row by row."""
+        return [b for row in self.keyboard for b in row]
+
+    @property
+    def callback_data(self) -> list[str]:
+        """callback_data of every callback button, row by row."""
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    def button(self, text: str) -> dict:
+        """The first button whose text contains `text` (AssertionError if none)."""
+        for b in self.buttons:
+            if text in b.get("text", ""):
+                return b
+        raise AssertionError(
+            f"no button with {text!r} in message {self.message_id}: "
+            f"{[b.get('text') for b in self.buttons]}"
+        )
+
+    @property
+    def content(self) -> str:
+        """Text or caption, whichever the message has ('' if neither)."""
+        return self.text if self.text is not None else (self.caption or "")
+
+
+@dataclass
+class UserRec:
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = "en"
+    opened: bool = True  # the user has opened the private chat with the bot
+    blocked: bool = False
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            d["last_name"] = self.last_name
+        if self.username:
+            d["username"] = self.username
+        if self.language_code:
+            d["language_code"] = self.language_code
+        return d
+
+
+@dataclass
+class ChatRec:
+    id: int
+    type: str  # private, group, supergroup
+    chat_instance: str
+    title: str | None = None
+    admins: set[int] = field(default_factory=set)
+    creator: int | None = None
+    is_forum: bool = False
+    migrated_to: int | None = None
+    bot_kicked: bool = False
+    messages: dict[int, Message] = field(default_factory=dict)
+    next_message_id: int = 1
+    pinned: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FileRec:
+    content: bytes
+    format: str  # PNG / JPEG
+    width: int
+    height: int
+    file_path: str
+    sizes: list[dict]  # PhotoSize dicts, smallest first
+
+
+@dataclass
+class QueryRec:
+    id: str
+    user_id: int
+    chat_id: int
+    message_id: int
+    data: str
+    answer: dict | None = None
+    answers: int = 0
