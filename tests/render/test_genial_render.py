@@ -1,0 +1,138 @@
+"""Render tests for render/genial.py: sizes, a few pixels, highlighting (never byte-exact)."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from engines import genial as g
+from render import genial as rg
+from render.common import COLOURS, HIGHLIGHT, encode_png
+
+NAMES = ["Маша", "Alexander the Great of Macedon", "kate 🎲🎲", "Игорь"]
+
+
+def play(players, seed, steps, options=None):
+    s = g.setup(players, options or g.Options(), seed)
+    chooser = random.Random(seed)
+    for _ in range(steps):
+        seat = g.current_player(s)
+        if seat is None:
+            break
+        s, _ = g.apply(s, seat, chooser.choice(g.legal_actions(s, seat)))
+    return s
+
+
+def centre(view, cell):
+    return rg._table_grid(view["radius"]).centre(*cell)
+
+
+def pixel(image, xy):
+    return image.getpixel((int(round(xy[0])), int(round(xy[1]))))
+
+
+@pytest.mark.parametrize("players,options", [(1, None), (2, None), (3, None), (4, None),
+                                             (4, g.Options(team=True))])
+@pytest.mark.parametrize("steps", [0, 25, 9999])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_table_sizes(players, options, steps, lang):
+    view = g.view(play(players, players, steps, options))
+    image = rg.table(view, lang=lang, names=NAMES[:players])
+    assert image.mode == "RGB" and image.width == 1080
+    assert max(image.size) <= 1280
+    png = encode_png(image)
+    assert Image.open(io.BytesIO(png)).size == image.size
+
+
+def test_printed_symbols_and_tiles_are_drawn_in_their_colours():
+    state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
+    view = g.view(state)
+    image = rg.table(view, lang="ru", names=NAMES[:2])
+    s = rg._table_grid(5).s
+    for p in view["printed"]:
+        x, y = centre(view, p["cell"])
+        box = image.crop((int(x - s * 0.4), int(y - s * 0.4), int(x + s * 0.4), int(y + s * 0.4)))
+        hits = sum(n for n, c in box.getcolors(10000) if c == COLOURS[p["colour"]])
+        assert hits > box.width * box.height * 0.2, p
+    # a tile: dark body near the edge of the hex, its symbols' colours inside
+    cx, cy = centre(view, (0, 0))
+    assert pixel(image, (cx, cy - s * 0.8)) in (rg.TILE, HIGHLIGHT)
+    assert pixel(image, (cx, cy - s * 0.4)) == COLOURS["blue"]  # the ring of blue
+    assert pixel(image, centre(view, (1, 0))) == COLOURS["purple"]
+    # the bridge between the halves is tile-coloured: no gap inside a tile
+    mx = (cx + centre(view, (1, 0))[0]) / 2
+    assert pixel(image, (mx, cy)) == rg.TILE
+    # an empty cell is light
+    assert pixel(image, centre(view, (-2, 2)))[0] > 200
+
+
+def test_last_turn_is_rimmed_and_highlight_changes_pixels():
+    state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
+    view = g.view(state)
+    assert view["recent"] == [0]
+    image = rg.table(view, lang="en", names=NAMES[:2])
+    cx, cy = centre(view, (0, 0))
+    s = rg._table_grid(5).s
+    assert pixel(image, (cx, cy - s + 1)) == HIGHLIGHT
+    plain = rg.table({**view, "recent": []}, lang="en", names=NAMES[:2])
+    assert pixel(plain, (cx, cy - s + 1)) != HIGHLIGHT
+    marked = rg.table(view, lang="en", names=NAMES[:2], highlight=[(-3, 2)])
+    assert ImageChops.difference(image, marked).getbbox() is not None
+
+
+def test_current_player_and_lowest_colour_are_marked():
+    state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]], current=1,
+                       scores=[[3, 5, 5, 5, 5, 5], [0, 0, 0, 0, 0, 0]])
+    view = g.view(state)
+    image = rg.table(view, lang="ru", names=NAMES[:2])
+    top = rg.BOARD_TOP + rg.BOARD_H + 6
+    # seat 1's panel (right) has the turn colour, seat 0's does not
+    assert pixel(image, (1080 - 40, top + 8)) == rg.TURN_BG
+    assert pixel(image, (40, top + 8)) == rg.PANEL
+    # seat 0's red (lowest) cell is tinted; all six tied (seat 1) are not marked
+    assert pixel(image, (12 + 12, top + 60)) == rg.LOW_BG
+    assert pixel(image, (1080 // 2 + 20, top + 60)) != rg.LOW_BG
+
+
+def test_rack_numbers_tiles_and_grows_with_them():
+    six = rg.rack([["red", "blue"], ["green", "green"], ["yellow", "purple"], ["orange", "red"],
+                   ["blue", "blue"], ["purple", "yellow"]], lang="ru")
+    one = rg.rack([["red", "blue"]], lang="en")
+    empty = rg.rack([], lang="en")
+    assert six.width > one.width and max(six.size) <= 1280
+    assert empty.size[0] > 0
+    colours = {six.getpixel((x, y)) for x in range(0, six.width, 3) for y in range(0, six.height, 3)}
+    for c in ("red", "blue", "green", "yellow", "purple", "orange"):
+        assert COLOURS[c] in colours
+
+
+def test_preview_shows_the_ghost_tile_and_the_points():
+    state = g.position(2, tiles=[(0, "bb", (-1, 0), (-2, 0)), (0, "bg", (1, -1), (2, -2))],
+                       racks=[["bb"], ["gg"]])
+    view = g.view(state, 0)
+    pts = g.placement_score(state, 0, "bb", (0, 0), (1, 0))
+    assert pts["blue"]["gained"] == 4
+    image = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), pts, lang="ru")
+    assert max(image.size) <= 1280
+    # the proposed tile sits in the middle of the board area, rimmed
+    mid = (rg.PREVIEW_W / 2, rg.PREVIEW_BOARD_H / 2)
+    s = rg.PREVIEW_S
+    assert image.getpixel((int(mid[0]), int(mid[1]))) == rg.TILE_GHOST
+    assert image.getpixel((int(mid[0] - s * 0.866), int(mid[1] - s * 0.45))) == COLOURS["blue"]
+    none = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), {"blue": 0}, lang="ru")
+    strip = (0, rg.PREVIEW_BOARD_H + 4, rg.PREVIEW_W, none.height)
+    assert ImageChops.difference(image.crop(strip), none.crop(strip)).getbbox() is not None
+    # near the edge of a 4-player board the window stays on the board
+    big = g.view(g.setup(4, g.Options(), 1))
+    edge = rg.preview(big, ["red", "red"], (0, -7), (1, -7), {"red": {"gained": 0, "lost": 0}}, lang="en")
+    assert max(edge.size) <= 1280
+
+
+def test_names_are_made_safe_and_the_end_is_drawn():
+    final = play(3, 5, 9999)
+    view = g.view(final)
+    assert view["over"]
+    image = rg.table(view, lang="ru", names=["🎲🎲🎲", "", "x" * 200])
+    assert image.width == 1080
