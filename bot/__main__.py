@@ -20,11 +20,18 @@ class _RedactToken(logging.Filter):
         self.token = token
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.token:
-            message = record.getMessage()
-            if self.token in message:
-                record.msg = message.replace(self.token, "<token>")
-                record.args = ()
+        if not self.token:
+            return True
+        message = record.getMessage()
+        if self.token in message:
+            record.msg = message.replace(self.token, "<token>")
+            record.args = ()
+        if record.exc_info:
+            text = logging.Formatter().formatException(record.exc_info)
+            record.exc_text = text.replace(self.token, "<token>")
+            record.exc_info = None
+        elif record.exc_text:
+            record.exc_text = record.exc_text.replace(self.token, "<token>")
         return True
 
 
@@ -51,6 +58,11 @@ def run(argv: list[str] | None = None) -> int:
         print(f"tablebot: {exc}", file=sys.stderr)
         return 2
     setup_logging(config.log_level, config.token)
+    try:
+        asyncio.run(_check_token(config))
+    except InvalidToken:
+        print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
+        return 2
     application = build_application(config)
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     try:
@@ -65,6 +77,23 @@ def run(argv: list[str] | None = None) -> int:
         print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
         return 2
     return 0
+
+
+async def _check_token(config) -> None:
+    """Ask Telegram who we are before starting, so a bad token is one line, not a traceback."""
+    from telegram import Bot
+    from telegram.error import NetworkError
+
+    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
+    try:
+        await bot.get_me()
+    except NetworkError:
+        pass  # unreachable right now: the application's own start-up retries and reports it
+    finally:
+        try:
+            await bot.shutdown()
+        except Exception:  # a failed start leaves nothing to shut down
+            pass
 
 
 async def _status() -> list[dict]:
