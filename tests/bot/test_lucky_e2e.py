@@ -28,11 +28,13 @@ async def play_by_buttons(fake, runner, players, rng, *, max_presses=3000, stop_
     """Press Draw/Bank/Take as the player to act until the game ends; return the press count."""
     by_id = {p.id: p for p in players}
     presses = 0
+    game, _ = table_message(fake, runner)
+    game_id = game.id
     while presses < max_presses:
-        running = [g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "running"]
-        if not running:
+        game = runner.service.games[game_id]
+        if game.status != "running":
             return presses
-        game, table = table_message(fake, runner)
+        table = fake.message(GROUP, game.table_msg)
         seat = lucky.current_player(runner.service.states[game.id])
         actor = by_id[game.seats[seat].user_id]
         datas = [b["callback_data"] for b in buttons(table) if "callback_data" in b]
@@ -74,3 +76,43 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
     # Names were escaped everywhere: the strict fake parses HTML like Telegram does.
     assert "<b>Clara</b>" in results.text
     await runner2.stop()
+
+
+async def test_a_two_game_series_keeps_victory_points_and_offers_a_rematch(fake, runner):
+    fake.add_group(GROUP, "Series night")
+    players = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
+    lobby = await open_lobby(fake, runner, players, extra="series=2")
+    assert "2 games" in lobby.text
+    await players[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    rng = random.Random(11)
+    await play_by_buttons(fake, runner, players, rng)
+    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    assert len(games) == 2 and games[0].status == "finished" and games[1].status == "running"
+    first_results = fake.message(GROUP, games[0].results_msg).text
+    assert "Series: game 1 of 2" in first_results and "next game starts" in first_results
+    # Everyone starts once: the second game's first player is the first game's second seat.
+    assert games[1].seats[0].user_id == games[0].seats[1].user_id
+    await play_by_buttons(fake, runner, players, rng)
+    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    final = fake.message(GROUP, games[1].results_msg)
+    assert "Series: game 2 of 2" in final.text and "Series won by" in final.text
+    series = await runner.tb.storage.series(games[1].series_id)
+    points = [lucky.victory_points(runner.service.states[g.id]) for g in games]
+    for seat_user in (1, 2):
+        expected = sum(p[g.seat_of(seat_user)] for p, g in zip(points, games))
+        assert series.points[str(seat_user)] == expected
+    # Rematch opens a new lobby with the same players.
+    answer = await players[1].press(GROUP, final.message_id, button_data(final, text="Rematch"))
+    assert not answer.get("show_alert"), answer
+    lobby = fake.last_bot_message(GROUP)
+    assert "Boris" in lobby.text and "Anna" in lobby.text and "Start" in str(lobby.reply_markup)
+
+
+async def test_join_stops_at_the_maximum(fake, runner):
+    fake.add_group(GROUP, "Crowd")
+    players = [Player(fake, runner, i, f"P{i}") for i in range(1, 6)]
+    lobby = await open_lobby(fake, runner, players[:4])
+    answer = await players[4].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    assert answer["show_alert"] and "full" in answer["text"]
+    game = next(iter(runner.service.games.values()))
+    assert len(game.seats) == 4
