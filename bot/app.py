@@ -14,7 +14,7 @@ from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseU
                           CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters)
 
 from engines import registry
-from bot import handlers
+from bot import handlers, keyboard
 from bot.config import Config
 from bot.games import adapter_for
 from bot.games.base import Act, Alert, Nav
@@ -197,7 +197,7 @@ class TableBot:
 
     async def press(self, query, person: Person) -> Answer:
         lang = person.lang
-        press = __import__("bot.keyboard", fromlist=["parse"]).parse(query.data)
+        press = keyboard.parse(query.data)
         if press is None:
             return Answer(t(lang, "This button is not from a game I know."), alert=True)
         message = query.message
@@ -289,11 +289,11 @@ class TableBot:
         return Answer(t(lang, "A new lobby is open: press Start when everyone is ready."))
 
     async def typed_move(self, person: Person, text: str) -> str | None:
-        for game in await self.storage.open_games():
+        for found in await self.storage.open_games_of(person.id):
+            game = await self.service.load(found.id)
             seat = game.seat_of(person.id)
             if game.status != "running" or seat is None:
                 continue
-            game = await self.service.load(game.id)
             ui = adapter_for(game.kind)
             ctx = self.service.ctx(game, person.lang)
             reply = ui.typed(ctx, seat, text)

@@ -216,7 +216,9 @@ class Service:
         for s in game.seats:
             self.dm_path.pop((game_id, s.seat), None)
         self.schedule_table(game_id)
-        self.schedule_private_all(game_id, bump_current=after is not None and after != before)
+        # Moving the private message down notifies the player, where moves are made there.
+        bump = self.ui(game).moves_in_private and after is not None and after != before
+        self.schedule_private_all(game_id, bump_current=bump)
         return None
 
     async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str) -> None:

@@ -259,6 +259,13 @@ class Storage:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby','running') ORDER BY id")
         return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
 
+    async def open_games_of(self, user_id: int) -> list[Game]:
+        cur = await self.db.execute(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
+            "JOIN seats s ON s.game_id = g.id WHERE s.user_id=? AND g.status IN ('lobby','running') "
+            "ORDER BY g.id", (user_id,))
+        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+
     async def all_games(self) -> list[Game]:
         cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
         return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]

@@ -285,3 +285,28 @@ async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
     runner.service.schedule_private(game.id, game.seat_of(2), bump=True)
     await runner.idle()
     assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
+
+
+async def test_forum_topics_each_hold_their_own_game(fake, runner):
+    forum = -100777
+    fake.add_group(forum, "Forum", is_forum=True)
+    anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
+    await anna.say(forum, "/new lucky", message_thread_id=11)
+    await anna.say(forum, "/new cones", message_thread_id=22)
+    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    assert [(g.kind, g.thread_id) for g in games] == [("lucky", 11), ("cones", 22)]
+    for g in games:
+        assert fake.message(forum, g.lobby_msg).message_thread_id == g.thread_id
+    await anna.say(forum, "/new trio", message_thread_id=11)
+    assert "already open" in fake.last_bot_message(forum).text
+    assert fake.last_bot_message(forum).message_thread_id == 11
+
+
+async def test_network_errors_are_retried(fake, runner):
+    fake.add_group(GROUP, "G")
+    anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", count=2)
+    await anna.say(GROUP, "/new lucky")
+    lobby = fake.last_bot_message(GROUP)
+    assert lobby is not None and "Totally Genial" in lobby.text
+    assert [r.ok for r in fake.calls("sendMessage", chat_id=GROUP)] == [False, False, True]
