@@ -157,7 +157,8 @@ class Service:
 
         Caller holds the game's lock. Messages follow in ``after_start``.
         """
-        if shuffle and len(game.seats) > 1:
+        # Teams are by lobby order (players 1+3 against 2+4), so a team game keeps its seats.
+        if shuffle and len(game.seats) > 1 and not game.options.get("team"):
             order = list(game.seats)
             random.Random(game.seed).shuffle(order)
             game.seats = [Seat(i, s.user_id, s.name, s.kind, None) for i, s in enumerate(order)]
