@@ -41,6 +41,7 @@ class Answer:
     text: str | None = None
     alert: bool = False
     url: str | None = None
+    outcome: str = ""  # "joined" / "already" for callers that go on (the deep-link join)
 
 
 def parse_options(info: GameInfo, words: list[str]) -> tuple[dict, str | None]:
@@ -268,7 +269,7 @@ class Lobby:
             if game.status != "lobby":
                 return Answer(t(lang, "The game has already started."), alert=True)
             if game.seat_of(person.id) is not None:
-                return Answer(t(lang, "You are already in."))
+                return Answer(t(lang, "You are already in."), outcome="already")
             if len(game.seats) >= info.max_players:
                 return Answer(t(lang, "The game is full ({n} players).", n=info.max_players), alert=True)
             if info.hidden_info and not via_private and not await self.reachable(person, game):
@@ -283,7 +284,7 @@ class Lobby:
                 self.notes.pop(game.id, None)
         await self.refresh(game)
         self.schedule_timeout(game)
-        return Answer(t(lang, "You joined the game."))
+        return Answer(t(lang, "You joined the game."), outcome="joined")
 
     async def reachable(self, person: Person, game: Game) -> bool:
         """Whether a private message reaches the person (probed with a short hello)."""
@@ -462,7 +463,7 @@ class Lobby:
             return answer.text or ""
         chat = await self.s.storage.chat(game.chat_id)
         title = isolate(chat["title"]) if chat and chat.get("title") else "—"
-        if answer.text == t(lang, "You are already in."):
+        if answer.outcome == "already":
             # They were in already (joined before); make sure Start is not blocked by a stale note.
             self.notes.pop(game.id, None)
             await self.refresh(game)
