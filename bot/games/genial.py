@@ -1,0 +1,188 @@
+"""«Гениально» (Ingenious) in the chat: the board on the group table, racks by private message.
+
+The group sees the table (render.genial.table of the public view, the latest placement rimmed)
+with a caption narrating placements and their points per colour, «Ingenious!» bonuses, swaps
+(never a rack) and the end. Each player's private message shows their rack and, on their turn,
+the move entry of bot/games/genial_entry.py (tile → row → cell → direction → preview → confirm)
+or the Swap / Keep decision. Moves may also be typed there ("3 F7 F8").
+
+Solo (one player, usually in the private chat): there is no rack, the drawn tile is public, so
+the table itself carries the move entry and private() is None.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial
+
+from engines import genial as engine
+from render import genial as drawing
+from render.common import png_of
+from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, image_key
+from bot.games.colours import EMOJI, colour
+from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
+from bot.games.genial_text import fit, move_error, narrate_events, results_text
+from bot.i18n import t
+from bot.keyboard import Button
+
+MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
+
+
+class UI(GameUI):
+    kind = "genial"
+    moves_in_private = True
+
+    # ---- group table ---------------------------------------------------------------------
+
+    def table(self, ctx: Ctx, path: str = "") -> View:
+        view = ctx.public_view()
+        lang = ctx.lang
+        solo = view["solo"]
+        head = t(lang, "🎲 <b>Ingenious</b> · bag: {n}", n=view["bag"])
+        if view["team"]:
+            head += " · " + t(lang, "teams")
+        story = self.narrate(ctx, ctx.game.last_events)
+        tail: list[str] = []
+        rows: list[list[Button]] = []
+        names = ctx.plain_names
+        highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
+        image = partial(png_of, drawing.table, view, lang=lang, names=names, highlight=highlight)
+        key = image_key("genial-table", view, names, lang, highlight)
+        current = view["current"]
+        if current is None:
+            tail.append(t(lang, "Game over."))
+        elif solo:
+            tail.append(self._tracks_line(view, 0, lang))
+            step = compose(ctx, 0, view, path)
+            tail += step.lines
+            tail.append(t(lang, "Or type the two cells, such as «F7 F8».") if not path else "")
+            rows = step.rows
+            image, key = step.image, step.key
+        else:
+            prompt = t(lang, "Now: {name}", name=ctx.mention(current))
+            if view["pending"] == engine.BONUS:
+                if view["drawn"]:
+                    prompt += " · " + t(lang, "bonus placement of {tile} drawn from the bag",
+                                        tile=tile_words(view["drawn"], lang))
+                else:
+                    prompt += " · " + t(lang, "bonus placement from the rack")
+            elif view["pending"] == engine.SWAP:
+                prompt += " · " + t(lang, "swap the rack or keep it?")
+            elif view["first_round"] and current in view["needs_first"]:
+                prompt += " · " + t(lang, "first tile: next to a printed symbol nobody touches yet")
+            tail.append(prompt)
+            tail.append(t(lang, "Moves are made in the private chat with me."))
+            rows = [[Button(t(lang, "💬 Open the private chat"),
+                            url=ctx.private_link(f"g{ctx.game.short_id}"))]]
+        text = fit([head], story[-6:], [x for x in tail if x])
+        return View(text, rows, image=image, image_key=key)
+
+    @staticmethod
+    def _tracks_line(view: dict, holder: int, lang: str) -> str:
+        values = view["scores"][holder]["values"]
+        track = " ".join(f"{EMOJI[c]}{v}" for c, v in values.items())
+        return t(lang, "Tracks: {track} · lowest: {n}", track=track, n=min(values.values()))
+
+    # ---- private message -----------------------------------------------------------------
+
+    def private(self, ctx: Ctx, seat: int, path: str = "") -> View | None:
+        if len(ctx.game.seats) <= 1:
+            return None
+        view = ctx.seat_view(seat)
+        lang = ctx.lang
+        rack = view["rack"]
+        listing = " · ".join(f"{k + 1} {tile_emoji(tl)}" for k, tl in enumerate(rack)) or "—"
+        lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing),
+                 self._tracks_line(view, view["holder_of"][seat], lang)]
+        if view["team"]:
+            partner = next((s for s in view["scores"][view["holder_of"][seat]]["seats"] if s != seat), None)
+            if partner is not None:
+                lines[-1] += " " + t(lang, "(shared with {name})", name=ctx.name(partner))
+        rows: list[list[Button]] = []
+        image, key = rack_image(view, lang)
+        if view["over"]:
+            lines.append(t(lang, "Game over."))
+        elif not view["my_turn"]:
+            lines.append(t(lang, "Now playing: {name}. I will write when it is your turn.",
+                           name=ctx.name(view["current"])))
+        elif view["pending"] == engine.SWAP:
+            low = ", ".join(colour(c, lang) for c in view["scores"][view["holder_of"][seat]]["lowest"])
+            lines.append(t(lang, "Your rack has no tile with your lowest colour ({colours}). "
+                                 "Swap the whole rack for 6 new tiles, or keep it?", colours=low))
+            rows = [[Button(t(lang, "🔄 Swap"), engine.encode_action(engine.Swap())),
+                     Button(t(lang, "✋ Keep"), engine.encode_action(engine.Keep()))]]
+        else:
+            if view["pending"] == engine.BONUS:
+                if view["drawn"]:
+                    lines.append(t(lang, "🎉 Bonus placement: place {tile}, drawn from the bag.",
+                                   tile=tile_words(view["drawn"], lang)))
+                else:
+                    lines.append(t(lang, "🎉 Bonus placement: place one more tile from your rack."))
+            elif view["first_tile_rule"]:
+                lines.append(t(lang, "Your first tile must touch a printed symbol that no other "
+                                     "player's tile touches yet."))
+            step = compose(ctx, seat, view, path)
+            lines += step.lines
+            rows = step.rows
+            image, key = step.image, step.key
+            if not path:
+                lines.append(t(lang, "Or type the two cells, such as «F7 F8».") if view["drawn"]
+                             else t(lang, "Or type a move: tile number and two cells, such as «3 F7 F8»."))
+        return View(fit(lines, [], []), rows, image=image, image_key=key)
+
+    # ---- typed moves ---------------------------------------------------------------------
+
+    def typed(self, ctx: Ctx, seat: int, text: str) -> Reply | None:
+        if not MOVE_RE.match(text or ""):
+            return None
+        view = ctx.seat_view(seat)
+        lang = ctx.lang
+        if view["over"]:
+            return None
+        if not view["my_turn"]:
+            return Alert(t(lang, "It is not your turn: {name} is playing.", name=ctx.name(view["current"])))
+        if view["pending"] == engine.SWAP:
+            return Alert(t(lang, "First decide whether to swap your rack: use the buttons."))
+        try:
+            move = engine.parse_move(text, view)
+        except engine.MoveError as error:
+            return Alert(move_error(error, view, lang))
+        legal = {(tuple(a), tuple(b)) for a, b in engine.legal_placements(ctx.state, seat, [move.a, move.b])}
+        if (move.cell_a, move.cell_b) not in legal and not (
+                move.a == move.b and (move.cell_b, move.cell_a) in legal):
+            return Alert(move_error(engine.MoveError("first_round", ""), view, lang))
+        return Act(move)
+
+    # ---- captions ------------------------------------------------------------------------
+
+    def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
+        return narrate_events(ctx, events)
+
+    def results(self, ctx: Ctx) -> str:
+        return results_text(ctx)
+
+    def rules(self, lang: str) -> str:
+        return t(lang, GENIAL_RULES)
+
+    def start_notice(self, ctx: Ctx) -> str:
+        if len(ctx.game.seats) <= 1:
+            return ""
+        return ctx.t("Racks were sent privately.")
+
+
+GENIAL_RULES = (
+    "<b>Ingenious</b> (Reiner Knizia; 1-4 players, 2 v 2 teams with the option <code>team</code>)\n"
+    "The board is a hexagon of hex cells (bigger for 3 and 4 players) with six printed colour symbols. "
+    "Each player has a private rack of 6 tiles; a tile covers two touching cells, one colour on each.\n"
+    "On your turn place a tile on two empty neighbouring cells. Your first tile must touch a printed "
+    "symbol that no other player's tile touches yet.\n"
+    "Each half scores for its colour: look from it along the five other directions and count the cells "
+    "of the same colour in a row. Each colour track stops at 18; the excess is lost.\n"
+    "«Ingenious!»: a colour reaching 18 gives a bonus placement at once (a tile drawn from the bag; "
+    "option <code>bonus_from_rack</code>: from your rack). All six at 18 wins at once.\n"
+    "If your rack has no tile with your lowest colour, you may swap the whole rack. Then refill to 6.\n"
+    "The game ends when no two neighbouring cells are empty. Your score is your lowest colour; "
+    "ties are broken by the next lowest, and so on.\n"
+    "Moves: in the private chat tap a tile, a row, a cell, the direction, check the preview and confirm; "
+    "or type «3 F7 F8» (tile 3, first colour on F7). Solo: place the drawn tile, again and again; "
+    "tracks go to 36 and your score is your lowest colour."
+)
