@@ -69,9 +69,6 @@ class Ctx:
     def current(self) -> int | None:
         return self.eng.current_player(self.state)
 
-    def t(self, msgid: str, **kw) -> str:
-        return t(self.lang, msgid, **kw)
-
     def private_link(self, payload: str = "") -> str:
         return f"https://t.me/{self.bot_username}" + (f"?start={payload}" if payload else "")
 
@@ -133,13 +130,13 @@ class GameUI:
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
         """Turn a button press into a reply. ``where`` is "table" or "private"."""
         if seat is None:
-            return Alert(ctx.t("You are not playing in this game."))
+            return Alert(t(ctx.lang, "You are not playing in this game."))
         if action.startswith("~"):
             return Nav(action[1:])
         try:
             return Act(ctx.eng.decode_action(action))
         except ValueError:
-            return Alert(ctx.t("This button is not valid any more."))
+            return Alert(t(ctx.lang, "This button is not valid any more."))
 
     def typed(self, ctx: Ctx, seat: int, text: str) -> Reply | None:
         """A move typed in the private chat, or None when the game takes no typed moves."""

@@ -53,9 +53,9 @@ class UI(GameUI):
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
         if action == "?goal":
             if seat is None:
-                return Alert(ctx.t("You are not playing in this game."))
+                return Alert(t(ctx.lang, "You are not playing in this game."))
             goal = ctx.seat_view(seat)["goal"]
-            return Alert(ctx.t("Your goal: {colour}. Keep it secret!", colour=colour(goal, ctx.lang)))
+            return Alert(t(ctx.lang, "Your goal: {colour}. Keep it secret!", colour=colour(goal, ctx.lang)))
         return super().press(ctx, seat, where, action)
 
     def private(self, ctx: Ctx, seat: int, path: str = "") -> View | None:
@@ -68,7 +68,7 @@ class UI(GameUI):
                     image_key=image_key("cones-goal", goal, lang))
 
     def start_notice(self, ctx: Ctx) -> str:
-        return ctx.t("Goals were sent privately.")
+        return t(ctx.lang, "Goals were sent privately.")
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         out = []

@@ -166,7 +166,7 @@ class UI(GameUI):
     def start_notice(self, ctx: Ctx) -> str:
         if len(ctx.game.seats) <= 1:
             return ""
-        return ctx.t("Racks were sent privately.")
+        return t(ctx.lang, "Racks were sent privately.")
 
 
 GENIAL_RULES = (
