@@ -13,6 +13,7 @@ import json
 import logging
 import random
 import time
+from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
 from engines import registry
@@ -166,7 +167,7 @@ class Service:
         eng = registry.engine(game.kind)
         game.state = eng.to_json(state)
         game.status = "running"
-        game.last_events = []
+        game.last_events = self.ui(game).opening_events(replace(self.ctx(game, "en"), state=state))
         await self.storage.save_game(game, seats_changed=True)
         self.states[game.id] = state
         await self._run_auto_actions(game)

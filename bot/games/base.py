@@ -142,6 +142,10 @@ class GameUI:
         """A move typed in the private chat, or None when the game takes no typed moves."""
         return None
 
+    def opening_events(self, ctx: Ctx) -> list[dict]:
+        """Events that happened in the engine's set-up and belong in the first caption (a die roll)."""
+        return []
+
     def auto_action(self, ctx: Ctx) -> Any | None:
         """An action the bot applies by itself for the player to act (a forced draw), or None."""
         return None

@@ -80,6 +80,11 @@ class UI(GameUI):
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         return narrate(ctx, events)
 
+    def opening_events(self, ctx: Ctx) -> list[dict]:
+        """The set-up rolls the die for the first player: narrate it, even if the bot draws for them."""
+        view = ctx.public_view()
+        return [{"kind": "Rolled", "seat": view["current"], "face": view["die"]}]
+
     def start_notice(self, ctx: Ctx) -> str:
         return t(ctx.lang, "Hands were dealt privately: open the private chat with me to see yours.")
 

@@ -5,7 +5,8 @@ table only ever shows the board, the die and hand sizes. Forced draws happen by 
 """
 from __future__ import annotations
 
-from bot.games.trio_text import tile_text
+from bot.games.base import isolate
+from bot.games.trio_text import face_text, tile_text
 from engines import trio
 from tests.bot.harness import Player, buttons
 
@@ -363,3 +364,30 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     ru = ui.results(adapter_ctx(state, events[-12:], lang="ru"))
     assert "итоги" in ru and "Пул пуст" in ru
     assert ui.auto_action(adapter_ctx(state)) is None
+
+
+async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, runner):
+    """The set-up rolls the die; when the first player cannot lay, the group still sees that roll."""
+    fake.add_group(GROUP, "Trio night")
+    people = [Player(fake, runner, i + 1, NAMES[i]) for i in range(2)]
+    for p in people:
+        await p.start_private()
+    await people[0].say(GROUP, "/new trio")
+    lobby = fake.last_bot_message(GROUP)
+    await people[1].press(GROUP, lobby.message_id,
+                          next(b["callback_data"] for b in callbacks(lobby) if "Join" in b["text"]))
+    pending = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "lobby")
+    pending.seed = next(s for s in range(1000) if trio.must_draw(trio.setup(2, None, s))
+                        and not trio.must_draw(trio.apply(trio.setup(2, None, s), 0, trio.Draw())[0]))
+    face = trio.setup(2, None, pending.seed).die
+    await people[0].press(GROUP, lobby.message_id,
+                          next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
+    game = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "running")
+    assert game.id == pending.id and trio.turn(runner.service.states[game.id]) == 1
+    first = isolate(game.seats[0].name)
+    await runner.idle()
+    caption = fake.message(GROUP, game.table_msg).caption
+    rolled = caption.index(f"{first} rolled")
+    drew = caption.index(f"{first} cannot lay a tile and draws one")
+    assert rolled < drew, caption
+    assert face_text(face, "en") in caption[rolled:drew]
