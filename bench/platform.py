@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import pathlib
 import random
-import statistics
 import tempfile
 import time
 

@@ -23,7 +23,6 @@ from bot.lobby import MENU, Answer, Lobby, Person
 from bot.messenger import Messenger
 from bot.service import Service
 from bot.storage import Game, Storage, from_base36
-from bot.texts import game_name
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ from telegram.ext import ContextTypes
 
 from engines import registry
 from bot import keyboard
-from bot.games.base import Act, Alert, Nav, isolate
-from bot.i18n import LANGS, normalize_lang, t
+from bot.games.base import isolate
+from bot.i18n import LANGS, t
 from bot.keyboard import Button
-from bot.lobby import MENU, Answer, Person
+from bot.lobby import MENU, Answer
 from bot.storage import from_base36
 from bot.texts import game_name, help_text
 

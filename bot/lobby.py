@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engines import registry
-from engines.base import GameInfo, Option
+from engines.base import GameInfo
 from bot import keyboard
 from bot.games.base import View, isolate
 from bot.i18n import nt, t

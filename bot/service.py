@@ -25,7 +25,7 @@ from bot.i18n import normalize_lang, t
 from bot.keyboard import Button
 from bot.messenger import Messenger, Result
 from bot.rendering import render_png
-from bot.storage import Game, Seat, StaleVersion, Storage, to_base36
+from bot.storage import Game, Seat, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from engines.genial.geometry import ROW_LETTERS, cell_label
 from engines.genial.views import scoring_cells
 from render.common import (
-    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, draw_shape, draw_symbol, font, new_canvas,
+    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, draw_symbol, font, new_canvas,
     safe_text,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -25,6 +26,33 @@ def isolate(name: str) -> str:
     """An HTML-escaped user name wrapped in a bidi isolate, so right-to-left names do not flip
     the sentence around them."""
     return "\u2068" + html.escape(name, quote=False) + "\u2069"
+
+
+CAPTION_BUDGET = 1000  # visible UTF-16 units; Telegram allows 1024 in a caption
+
+
+def plain_len(text: str) -> int:
+    """Length of an HTML text as Telegram counts it (UTF-16 units of what is shown)."""
+    plain = html.unescape(re.sub(r"<[^>]*>", "", text))
+    return len(plain.encode("utf-16-le")) // 2
+
+
+def fit_caption(head: list[str], story: list[str], tail: list[str], *, max_story: int = 6) -> str:
+    """head + the newest story lines that fit + tail, within a photo caption's limit.
+
+    Should even head and tail be too long (names of 64 characters each at a full table), the
+    caption falls back to its plain text, cut, rather than have Telegram refuse the message.
+    """
+    story = list(story)[-max_story:]
+    while True:
+        text = "\n".join(head + story + tail)
+        if plain_len(text) <= CAPTION_BUDGET:
+            return text
+        if not story:
+            break
+        story.pop(0)
+    units = html.unescape(re.sub(r"<[^>]*>", "", text)).encode("utf-16-le")[:2 * (CAPTION_BUDGET - 1)]
+    return html.escape(units.decode("utf-16-le", "ignore"), quote=False) + "…"
 
 
 def image_key(*parts: object) -> str:

@@ -12,7 +12,7 @@ from functools import partial
 
 from render.common import png_of
 from bot import keyboard
-from bot.games.base import Alert, Act, Ctx, GameUI, Nav, Reply, View, image_key
+from bot.games.base import Alert, Ctx, GameUI, Reply, View, image_key
 from bot.games.colours import colour
 from bot.i18n import t
 from bot.keyboard import Button

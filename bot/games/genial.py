@@ -17,10 +17,10 @@ from functools import partial
 from engines import genial as engine
 from render import genial as drawing
 from render.common import png_of
-from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, image_key
+from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
-from bot.games.genial_text import fit, move_error, narrate_events, results_text
+from bot.games.genial_text import move_error, narrate_events, results_text
 from bot.i18n import t
 from bot.keyboard import Button
 
@@ -73,7 +73,7 @@ class UI(GameUI):
             tail.append(t(lang, "Moves are made in the private chat with me."))
             rows = [[Button(t(lang, "💬 Open the private chat"),
                             url=ctx.private_link(f"g{ctx.game.short_id}"))]]
-        text = fit([head], story[-6:], [x for x in tail if x])
+        text = fit_caption([head], story, [x for x in tail if x])
         return View(text, rows, image=image, image_key=key)
 
     @staticmethod
@@ -127,7 +127,7 @@ class UI(GameUI):
             if not path:
                 lines.append(t(lang, "Or type the two cells, such as «F7 F8».") if view["drawn"]
                              else t(lang, "Or type a move: tile number and two cells, such as «3 F7 F8»."))
-        return View(fit(lines, [], []), rows, image=image, image_key=key)
+        return View(fit_caption(lines, [], []), rows, image=image, image_key=key)
 
     # ---- typed moves ---------------------------------------------------------------------
 

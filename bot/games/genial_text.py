@@ -10,19 +10,6 @@ from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import tile_words
 from bot.i18n import nt, t
 
-CAPTION_LIMIT = 1000  # Telegram allows 1024 characters in a caption; raw HTML is longer than that
-
-
-def fit(head: list[str], story: list[str], tail: list[str]) -> str:
-    """Join the lines, dropping the oldest story lines until the caption fits."""
-    story = list(story)
-    while True:
-        text = "\n".join(head + story + tail)
-        if len(text) <= CAPTION_LIMIT or not story:
-            return text[:CAPTION_LIMIT] if len(text) > CAPTION_LIMIT else text
-        story.pop(0)
-
-
 def _names(ctx: Ctx, seats) -> str:
     return " &amp; ".join(ctx.name(s) for s in seats)
 

@@ -12,7 +12,6 @@ A player who cannot lay any tile draws (or passes) automatically: ``auto_action`
 """
 from __future__ import annotations
 
-import html
 import re
 from functools import partial
 
@@ -20,7 +19,7 @@ from engines import trio as engine
 from render import trio as drawing
 from render.common import png_of
 from bot import keyboard
-from bot.games.base import Alert, Ctx, GameUI, Reply, View, image_key
+from bot.games.base import Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
 from bot.games.trio_text import (
     face_text, hand_text, narrate, rolled_line, sets_at, sets_text, stalemate_line, tile_text,
 )
@@ -28,25 +27,7 @@ from bot.i18n import nt, t
 from bot.keyboard import Button
 
 PER_PAGE = 10
-CAPTION_BUDGET = 1000  # UTF-16 units of the plain caption (Telegram allows 1024)
-STORY_LINES = 6
 _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")
-
-
-def plain_len(text: str) -> int:
-    """Length of an HTML caption as Telegram counts it (UTF-16 units of the visible text)."""
-    plain = html.unescape(re.sub(r"<[^>]*>", "", text))
-    return len(plain.encode("utf-16-le")) // 2
-
-
-def fit(head: list[str], story: list[str], tail: list[str]) -> str:
-    """head + the newest story lines that fit + tail."""
-    story = story[-STORY_LINES:]
-    while True:
-        text = "\n".join(head + story + tail)
-        if plain_len(text) <= CAPTION_BUDGET or not story:
-            return text
-        story = story[1:]
 
 
 class UI(GameUI):
@@ -73,7 +54,7 @@ class UI(GameUI):
         else:
             tail.append(t(lang, "Game over: every hand is revealed."))
         names = ctx.plain_names
-        return View(fit(head, story, tail), rows,
+        return View(fit_caption(head, story, tail), rows,
                     image=partial(png_of, drawing.table, view, lang=lang, names=names),
                     image_key=image_key("trio", view, names, lang))
 

@@ -6,7 +6,6 @@ import random
 import pytest
 
 from bot.games.colours import EMOJI, colour
-from bot.i18n import t
 from engines import cones
 from tests.bot.harness import Player, button_data, buttons
 

@@ -2,7 +2,6 @@
 deep link), who may start and cancel, bad presses, /board, restarts, migration, double presses."""
 from __future__ import annotations
 
-import asyncio
 
 from bot.games.colours import EMOJI
 from bot.i18n import t
@@ -290,7 +289,7 @@ async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
 async def test_forum_topics_each_hold_their_own_game(fake, runner):
     forum = -100777
     fake.add_group(forum, "Forum", is_forum=True)
-    anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
+    anna = Player(fake, runner, 1, "Anna")
     await anna.say(forum, "/new lucky", message_thread_id=11)
     await anna.say(forum, "/new cones", message_thread_id=22)
     games = sorted(runner.service.games.values(), key=lambda g: g.id)
@@ -304,7 +303,7 @@ async def test_forum_topics_each_hold_their_own_game(fake, runner):
 
 async def test_network_errors_are_retried(fake, runner):
     fake.add_group(GROUP, "G")
-    anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
+    anna = Player(fake, runner, 1, "Anna")
     fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", count=2)
     await anna.say(GROUP, "/new lucky")
     lobby = fake.last_bot_message(GROUP)

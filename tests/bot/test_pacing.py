@@ -1,7 +1,6 @@
 """Group writes are paced and table edits coalesce; commands, menus and languages."""
 from __future__ import annotations
 
-import asyncio
 import time
 
 from bot.messenger import GroupPacer
