@@ -67,16 +67,23 @@ def run(argv: list[str] | None = None) -> int:
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     try:
         if config.webhook:
-            path = "tg-" + hashlib.sha256(config.token.encode()).hexdigest()[:24]
+            path, secret = webhook_path_and_secret(config.token)
             application.run_webhook(listen="0.0.0.0", port=config.port, url_path=path,
                                     webhook_url=config.webhook_url.rstrip("/") + "/" + path,
-                                    secret_token=path, allowed_updates=updates)
+                                    secret_token=secret, allowed_updates=updates)
         else:
             application.run_polling(allowed_updates=updates, timeout=config.poll_timeout)
     except InvalidToken:
         print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
         return 2
     return 0
+
+
+def webhook_path_and_secret(token: str) -> tuple[str, str]:
+    """A URL path nobody can guess and a different secret Telegram sends in a header, both
+    stable across restarts and derived from the token without revealing it."""
+    digest = lambda label: hashlib.sha256(f"{label}:{token}".encode()).hexdigest()[:32]  # noqa: E731
+    return "tg-" + digest("path"), digest("secret")
 
 
 async def _check_token(config) -> None:

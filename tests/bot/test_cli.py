@@ -5,9 +5,15 @@ import json
 import os
 import pathlib
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
 
 from tests.bot.harness import BotRunner, Player, button_data
 from tests.fakebotapi import FakeBotAPI
@@ -91,3 +97,45 @@ async def test_status_prints_one_json_line_per_game(fake, tmp_path):
         assert key in rows[0]
     assert sorted(rows[0]["players"]) == ["Anna", "Boris"] and rows[0]["turn"] in ("Anna", "Boris")
     assert rows[1]["game"] == "cones" and rows[1]["chat"] == -6 and rows[1]["turn"] is None
+
+
+def test_webhook_mode_takes_updates_only_with_its_secret(tmp_path):
+    """WEBHOOK_URL set: the bot registers an HTTPS webhook with a secret, listens on PORT, answers
+    updates Telegram delivers there, and refuses a delivery that lacks the secret."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    fake = FakeBotAPI()
+    fake.start()
+    fake.webhook_proxy = f"http://127.0.0.1:{port}"
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_"))}
+        env.update({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
+                    "TABLEBOT_DB": str(tmp_path / "x.sqlite3"), "WEBHOOK_URL": "https://games.example/",
+                    "PORT": str(port)})
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not fake.calls("setWebhook"):
+            time.sleep(0.1)
+        fake.add_user(5, "Eve")
+        fake.user_starts_private(5)
+        while time.monotonic() < deadline and not fake.calls("sendMessage", chat_id=5):
+            time.sleep(0.1)
+        hook = fake.calls("setWebhook")[-1].params
+        path = urllib.parse.urlsplit(hook["url"]).path
+        forged = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=b'{"update_id": 1}',
+                                        headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(forged, timeout=5)
+        proc.send_signal(signal.SIGINT)
+        output, _ = proc.communicate(timeout=20)
+    finally:
+        fake.stop()
+    assert fake.calls("sendMessage", chat_id=5), output
+    assert "getUpdates" not in {r.method for r in fake.calls()}
+    assert hook["url"].startswith("https://games.example/tg-") and hook["secret_token"]
+    assert hook["secret_token"] not in hook["url"] and fake.token.split(":")[1] not in hook["url"]
+    assert refused.value.code == 403
+    assert any(200 <= status < 300 for _, status in fake.webhook_deliveries)
+    assert fake.token not in output

@@ -421,7 +421,11 @@ class TelegramMethods:
         if not p["url"].startswith("https://") and p["url"] != "":
             raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided for "
                                 "webhook")
-        self._webhook = {"url": p["url"]} if p["url"] else None
+        secret = p.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self._webhook = {"url": p["url"], "secret_token": secret} if p["url"] else None
+        self._cond.notify_all()
         if p.get("allowed_updates") is not None:
             self._allowed_updates = p["allowed_updates"]
         if p.get("drop_pending_updates"):

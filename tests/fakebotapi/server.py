@@ -39,6 +39,8 @@ from email.message import Message as _MimeHeader
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
+import urllib.error
+import urllib.request
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .htmlparse import utf16_len
@@ -112,6 +114,11 @@ class FakeBotAPI(TelegramMethods):
         self._commands: dict[tuple[str, str], list[dict]] = {}
         self._profile: dict[tuple[str, str], str] = {}  # (name|description|..., lang) -> text
         self._webhook: dict[str, Any] | None = None
+        # Where webhook deliveries go: the registered HTTPS URL's path appended to this local
+        # http:// base, as the TLS-terminating proxy in front of a deployed bot would do.
+        self.webhook_proxy: str | None = None
+        self.webhook_deliveries: list[tuple[int, int]] = []  # (update_id, HTTP status)
+        self._delivery: threading.Thread | None = None
         self._allowed_updates: list[str] | None = None
         self._injections: list[dict] = []
         self._forced_dice: deque[int] = deque()
@@ -138,6 +145,41 @@ class FakeBotAPI(TelegramMethods):
             name="fakebotapi", daemon=True,
         )
         self._thread.start()
+        self._delivery = threading.Thread(target=self._deliver_webhooks, name="fakebotapi-webhook",
+                                          daemon=True)
+        self._delivery.start()
+
+    def _deliver_webhooks(self) -> None:
+        """While a webhook is set (and ``webhook_proxy`` says where it lives), POST each update to
+        it in order, as Telegram does, retrying until the bot answers 2xx."""
+        while True:
+            with self._cond:
+                while not self._stopping and not (self._webhook and self.webhook_proxy and self._updates):
+                    self._cond.wait(0.5)
+                if self._stopping:
+                    return
+                update = self._updates[0]
+                hook = dict(self._webhook)
+                target = self.webhook_proxy.rstrip("/") + urlsplit(hook["url"]).path
+            headers = {"Content-Type": "application/json"}
+            if hook.get("secret_token"):
+                headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+            request = urllib.request.Request(target, data=json.dumps(update).encode(), headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=5) as response:
+                    status = response.status
+            except urllib.error.HTTPError as exc:
+                status = exc.code
+            except OSError:
+                status = 0  # nobody listening yet
+            with self._cond:
+                self.webhook_deliveries.append((update["update_id"], status))
+                if 200 <= status < 300 and self._updates and self._updates[0] is update:
+                    self._updates.pop(0)
+                    self._last_activity = time.monotonic()
+                    self._cond.notify_all()
+            if not 200 <= status < 300:
+                time.sleep(0.2)
 
     def stop(self) -> None:
         """Stop serving; waiting long polls return at once."""
@@ -151,6 +193,9 @@ class FakeBotAPI(TelegramMethods):
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        if self._delivery is not None:
+            self._delivery.join(timeout=6)
+            self._delivery = None
 
     def __enter__(self) -> "FakeBotAPI":
         self.start()
