@@ -23,6 +23,7 @@ from bot.lobby import MENU, Answer, Lobby, Person
 from bot.messenger import Messenger
 from bot.service import Service
 from bot.storage import Game, Storage, from_base36
+from bot.turns import TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class TableBot:
         self.username = ""
         self.service: Service | None = None
         self.lobby: Lobby | None = None
+        self.turns: TurnClock | None = None
         self._known: dict[int, tuple[str, str | None, str | None]] = {}
 
     # ---- life cycle --------------------------------------------------------------------
@@ -88,6 +90,8 @@ class TableBot:
         self.service.on_lobby_moved = lambda game: asyncio.get_running_loop().create_task(
             self.lobby.refresh(game))
         self.lobby = Lobby(self.service)
+        self.turns = TurnClock(self.service, self.lobby, self.config.turn_timeout_minutes)
+        self.service.turn_timers = self._schedule_turn
         await self._set_commands()
         await self.restore()
 
@@ -100,6 +104,8 @@ class TableBot:
             else:
                 # A crash between commit and edit leaves a stale table: draw it again.
                 self.service.schedule_table(game.id)
+                self.turns.resume(game.id, time.time())
+                self._schedule_turn(game)
 
     async def post_shutdown(self, application: Application) -> None:
         if self.service is not None:
@@ -184,6 +190,23 @@ class TableBot:
             due = game.updated + minutes * 60
             jq.run_once(self._timeout_job, max(1.0, due - time.time()), data=game.id, name=f"lobby:{game.id}")
         asyncio.get_running_loop().create_task(schedule())
+
+    def _schedule_turn(self, game: Game) -> None:
+        """(Re)start the turn timer of a running game: the first look is at once, and each look
+        says when to look again."""
+        jq = self.application.job_queue
+        if jq is None:
+            return
+        for job in jq.get_jobs_by_name(f"turn:{game.id}"):
+            job.schedule_removal()
+        jq.run_once(self._turn_job, 0, data=game.id, name=f"turn:{game.id}")
+
+    async def _turn_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        game_id = context.job.data
+        again = await self.turns.check(game_id, time.time())
+        if again is not None:
+            context.job_queue.run_once(self._turn_job, max(0.5, again - time.time()), data=game_id,
+                                       name=f"turn:{game_id}")
 
     async def _timeout_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         game_id = context.job.data
@@ -329,6 +352,7 @@ def build_application(config: Config) -> Application:
     application.add_handler(CommandHandler("board", handlers.on_board))
     application.add_handler(CommandHandler("lang", handlers.on_lang))
     application.add_handler(CommandHandler("lobbytimeout", handlers.on_lobby_timeout))
+    application.add_handler(CommandHandler("turntimer", handlers.on_turn_timer))
     application.add_handler(CallbackQueryHandler(handlers.on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     application.add_handler(MessageHandler(filters.COMMAND, handlers.on_unknown_command))

@@ -25,6 +25,9 @@ class Config:
     # The first burst of writes goes out at this spacing (seconds); later ones are spread.
     group_fast_spacing: float = 1.0
     lobby_timeout_minutes: int = 30
+    # A player who does not move within this many minutes gets a reminder at half time, then the
+    # bot plays for them. 0 turns the timer off. Each group may change it with /turntimer.
+    turn_timeout_minutes: float = 10
     poll_timeout: int = 30
 
     @property
@@ -60,6 +63,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         writes = int(env.get("TABLEBOT_GROUP_WRITES_PER_MINUTE", "20") or 20)
         spacing = float(env.get("TABLEBOT_GROUP_FAST_SPACING", "1.0") or 1.0)
         lobby = int(env.get("TABLEBOT_LOBBY_TIMEOUT_MINUTES", "30") or 30)
+        turn = float(env.get("TABLEBOT_TURN_TIMEOUT_MINUTES", "10") or 0)
     except ValueError as exc:
         raise ConfigError(f"a numeric setting is not a number: {exc}") from None
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
@@ -76,4 +80,5 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         group_writes_per_minute=max(1, writes),
         group_fast_spacing=max(0.0, spacing),
         lobby_timeout_minutes=max(1, lobby),
+        turn_timeout_minutes=max(0.0, turn),
     )

@@ -186,6 +186,50 @@ async def on_lobby_timeout(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                  thread_id=_thread(update))
 
 
+async def on_turn_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/turntimer [minutes|off]: how long a move may take in this group (admins change it)."""
+    tb = _bot(context)
+    chat = update.effective_chat
+    person = await tb.person(update)
+    lang = await tb.ensure_chat(chat, person)
+    words = _words(context)
+    reply = lambda text: tb.messenger.send_text(chat.id, text, thread_id=_thread(update))  # noqa: E731
+    if chat.type == ChatType.PRIVATE:
+        await reply(t(lang, "This setting is for groups."))
+        return
+    if not words:
+        current = await tb.turns.minutes(chat.id)
+        await reply(t(lang, "A move may take {n} minutes here; then I remind, and move for whoever is away. "
+                            "Change it with /turntimer <i>minutes</i> (1-1440) or /turntimer off.",
+                      n=f"{current:g}") if current > 0 else
+                    t(lang, "There is no turn timer here: players take as long as they like. "
+                            "Turn it on with /turntimer <i>minutes</i> (1-1440)."))
+        return
+    if not await tb.service.is_admin(chat.id, person.id):
+        await reply(t(lang, "Only a chat admin can change this."))
+        return
+    word = words[0].lower()
+    if word in ("off", "0", "выкл", "нет"):
+        minutes = 0
+    else:
+        try:
+            minutes = int(word)
+            if not 1 <= minutes <= 1440:
+                raise ValueError
+        except ValueError:
+            await reply(t(lang, "Please give a number of minutes from 1 to 1440, or off."))
+            return
+    row = await tb.storage.chat(chat.id)
+    settings = dict(row["settings"]) if row else {}
+    settings["turn_timeout"] = minutes
+    await tb.storage.set_chat(chat.id, settings=settings)
+    game = await tb.service.open_game_at(chat.id, _thread(update))
+    if game is not None and game.status == "running":
+        tb._schedule_turn(game)
+    await reply(t(lang, "A move may now take {n} minutes.", n=minutes) if minutes else
+                t(lang, "The turn timer is off: players take as long as they like."))
+
+
 async def on_unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tb = _bot(context)
     message = update.effective_message

@@ -414,7 +414,9 @@ class Lobby:
             return Answer(t(lang, "This game is over."), alert=True)
         return Answer(t(lang, "Cancelled."))
 
-    async def cancel_game(self, game: Game, *, by: str | None) -> bool:
+    async def cancel_game(self, game: Game, *, by: str | None, text: str | None = None) -> bool:
+        """Close a lobby or a running game: ``by`` names who cancelled it; ``text`` overrides the
+        announcement (otherwise an idle lobby's)."""
         async with self.s.locks[game.id]:
             if game.status not in ("lobby", "running"):
                 return False
@@ -423,7 +425,9 @@ class Lobby:
             await self.s.storage.save_game(game)
         chat_lang = await self.s.chat_lang(game.chat_id)
         info = registry.info(game.kind)
-        if by is None:
+        if text is not None:
+            pass
+        elif by is None:
             text = t(chat_lang, "The {game} lobby was closed after {minutes} minutes without activity.",
                      game=game_name(info, chat_lang), minutes=await self.timeout_minutes(game.chat_id))
         else:

@@ -83,6 +83,7 @@ class Service:
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
         self.is_admin_fn: Callable[[int, int], Awaitable[bool]] | None = None
         self.timers: Callable[[Game], None] | None = None  # set by the app: (re)schedules lobby timeouts
+        self.turn_timers: Callable[[Game], None] | None = None  # set by the app: (re)schedules turn timers
 
     # ---- loading -----------------------------------------------------------------------
 
@@ -173,15 +174,21 @@ class Service:
         await self._run_auto_actions(game)
 
     async def after_start(self, game: Game) -> None:
-        """Post the table and every private message."""
+        """Post the table and every private message; start the turn timer."""
         self.schedule_table(game.id)
         self.schedule_private_all(game.id, bump_current=False)
+        if self.turn_timers is not None:
+            self.turn_timers(game)
 
     # ---- actions -----------------------------------------------------------------------
 
     async def act(self, game_id: int, user_id: int, turn: int | None, action: Any,
-                  lang: str) -> str | None:
-        """Apply a player's action. Returns None on success, or the reason it was refused."""
+                  lang: str, *, timed_out: bool = False) -> str | None:
+        """Apply a player's action. Returns None on success, or the reason it was refused.
+
+        ``timed_out``: the bot plays for a player whose time ran out (narrated as such, and
+        counted, so that a game nobody plays any more can be closed).
+        """
         async with self.locks[game_id]:
             game = await self.load(game_id)
             if game is None:
@@ -207,13 +214,19 @@ class Service:
                 return t(lang, "This game is over.")
             except IllegalAction:
                 return t(lang, "That move is not allowed now.")
+            lead = [{"kind": "TimedOut", "seat": seat}] if timed_out else []
+            idle_before = game.idle_turns
+            game.idle_turns = idle_before + 1 if timed_out else 0
             try:
-                await self._commit(game, new_state, events, seat, eng.encode_action(action))
+                await self._commit(game, new_state, events, seat, eng.encode_action(action), lead=lead)
             except StaleVersion:
+                game.idle_turns = idle_before
                 await self.reload(game.id)
                 return t(lang, "Someone moved at the same time. Please try again.")
             await self._run_auto_actions(game)
             after = eng.current_player(self.states[game.id])
+        if self.turn_timers is not None:
+            self.turn_timers(game)
         self.table_path.pop(game_id, None)
         for s in game.seats:
             self.dm_path.pop((game_id, s.seat), None)
@@ -223,11 +236,13 @@ class Service:
         self.schedule_private_all(game_id, bump_current=bump)
         return None
 
-    async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str) -> None:
+    async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str, *,
+                      lead: list[dict] = ()) -> None:
+        """Save the new state and its events (``lead``: the platform's own, such as a timeout)."""
         eng = registry.engine(game.kind)
         old_json = (game.state, game.last_events, game.status, game.outcome)
         game.state = eng.to_json(new_state)
-        game.last_events = (game.last_events + [event_dict(e) for e in events])[-RECENT_EVENTS:]
+        game.last_events = (game.last_events + list(lead) + [event_dict(e) for e in events])[-RECENT_EVENTS:]
         result = eng.outcome(new_state)
         if result is not None:
             game.status = "finished"

@@ -86,6 +86,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, n)
     );
     """,
+    # 2: turns in a row the bot played for absent players (a game nobody plays is closed).
+    """
+    ALTER TABLE games ADD COLUMN idle_turns INTEGER NOT NULL DEFAULT 0
+    """,
 ]
 
 
@@ -130,6 +134,7 @@ class Game:
     series_id: int | None
     created: float
     updated: float
+    idle_turns: int = 0
     seats: list[Seat] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -169,18 +174,19 @@ def from_base36(text: str) -> int:
 
 
 _GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
-                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated")
+                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
+                 "idle_turns")
 
 
 def _game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
-     table_msg, results_msg, last_events, outcome, series_id, created, updated) = row
+     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns) = row
     return Game(
         id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
         options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
         version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
         last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
-        series_id=series_id, created=created, updated=updated,
+        series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
     )
 
 
@@ -310,12 +316,13 @@ class Storage:
             try:
                 cur = await self.db.execute(
                     "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
-                    "last_events=?, outcome=?, series_id=?, updated=? WHERE id=? AND version=?",
+                    "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
+                    "WHERE id=? AND version=?",
                     (game.status, game.host_id, json.dumps(game.options),
                      json.dumps(game.state) if game.state is not None else None,
                      json.dumps(game.last_events),
                      json.dumps(game.outcome) if game.outcome is not None else None,
-                     game.series_id, now, game.id, game.version))
+                     game.series_id, game.idle_turns, now, game.id, game.version))
                 if cur.rowcount != 1:
                     raise StaleVersion(game.id)
                 if action is not None:

@@ -52,6 +52,8 @@ def help_text(lang: str, bot_username: str) -> str:
              "/board — post the table again at the bottom of the chat\n"
              "/cancel — stop the game here (host or admin)\n"
              "/lang — language of this chat (host or admin) or, in private, your own\n"
-             "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n\n"
+             "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n"
+             "/turntimer <i>minutes</i> or off — time for a move; then a reminder, and I move for "
+             "whoever is away (admins)\n\n"
              "Secrets (a goal colour, a rack, a hand) come by private message: open "
              "@{bot} and press START once.").replace("{bot}", bot_username)

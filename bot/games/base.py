@@ -179,8 +179,34 @@ class GameUI:
         return None
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
-        """Caption lines for recent events, oldest first."""
+        """Caption lines for recent engine events, oldest first."""
         return []
+
+    def story(self, ctx: Ctx, events: list[dict]) -> list[str]:
+        """Caption lines for recent events: the platform's own (a timeout) and the engine's."""
+        out: list[str] = []
+        run: list[dict] = []
+        for e in events:
+            if e.get("kind") == "TimedOut":
+                out += self.narrate(ctx, run)
+                run = []
+                out.append(t(ctx.lang, "⏰ {name} ran out of time, so I moved for them.",
+                             name=ctx.name(e["seat"])))
+            else:
+                run.append(e)
+        return out + self.narrate(ctx, run)
+
+    # What the bot plays for a player whose time ran out: the first legal action whose class
+    # name is listed here (the cautious choice: bank, keep the rack), else the first legal one.
+    timeout_prefers: tuple[str, ...] = ()
+
+    def timeout_action(self, ctx: Ctx, seat: int) -> Any | None:
+        actions = ctx.eng.legal_actions(ctx.state, seat)
+        for name in self.timeout_prefers:
+            for action in actions:
+                if type(action).__name__ == name:
+                    return action
+        return actions[0] if actions else None
 
     def results(self, ctx: Ctx) -> str:
         raise NotImplementedError

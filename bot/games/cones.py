@@ -25,7 +25,7 @@ class UI(GameUI):
         view = ctx.public_view()
         lang = ctx.lang
         lines = [t(lang, "🎲 <b>Cones</b> · chips left: {n}", n=sum(view["supply_left"]))]
-        lines += self.narrate(ctx, ctx.game.last_events)[-3:]
+        lines += self.story(ctx, ctx.game.last_events)[-3:]
         rows: list[list[Button]] = []
         current = view["to_move"]
         chosen = path[2:] if path.startswith("c.") else None

@@ -30,6 +30,7 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 class UI(GameUI):
     kind = "genial"
     moves_in_private = True
+    timeout_prefers = ("Keep",)  # a player away keeps their rack
 
     # ---- group table ---------------------------------------------------------------------
 
@@ -40,7 +41,7 @@ class UI(GameUI):
         head = t(lang, "🎲 <b>Ingenious</b> · bag: {n}", n=view["bag"])
         if view["team"]:
             head += " · " + t(lang, "teams")
-        story = self.narrate(ctx, ctx.game.last_events)
+        story = self.story(ctx, ctx.game.last_events)
         tail: list[str] = []
         rows: list[list[Button]] = []
         names = ctx.plain_names

@@ -20,11 +20,12 @@ QUIET = {"CentreRefilled", "TurnPassed"}
 
 class UI(GameUI):
     kind = "lucky"
+    timeout_prefers = ("Bank", "Take")  # a player away keeps what they drew, or ends the turn quietly
 
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()
         lines = [t(ctx.lang, "🎲 <b>Totally Genial</b> · goal: {target} of each colour", target=view["target"])]
-        story = self.narrate(ctx, ctx.game.last_events)
+        story = self.story(ctx, ctx.game.last_events)
         lines += story[-4:]
         rows: list[list[Button]] = []
         current = view["current"]

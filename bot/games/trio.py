@@ -41,7 +41,7 @@ class UI(GameUI):
         lang = ctx.lang
         head = [t(lang, "🔺 <b>Trio</b> · tiles in the pool: {n}", n=view["pool"])]
         events = ctx.game.last_events
-        story = self.narrate(ctx, events)
+        story = self.story(ctx, events)
         rows: list[list[Button]] = []
         current = view["current"]
         tail = []
