@@ -11,7 +11,8 @@ from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAl
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
-                          CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters)
+                          CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes,
+                          MessageHandler, filters)
 
 from engines import registry
 from bot import handlers, keyboard
@@ -354,6 +355,7 @@ def build_application(config: Config) -> Application:
     application.add_handler(CommandHandler("lobbytimeout", handlers.on_lobby_timeout))
     application.add_handler(CommandHandler("turntimer", handlers.on_turn_timer))
     application.add_handler(CallbackQueryHandler(handlers.on_press))
+    application.add_handler(ChatMemberHandler(handlers.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     application.add_handler(MessageHandler(filters.COMMAND, handlers.on_unknown_command))
     application.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND, handlers.on_private_text))

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from telegram import Update
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from engines import registry
@@ -228,6 +228,26 @@ async def on_turn_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         tb._schedule_turn(game)
     await reply(t(lang, "A move may now take {n} minutes.", n=minutes) if minutes else
                 t(lang, "The turn timer is off: players take as long as they like."))
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from a group (close its games quietly: nobody can see them any more),
+    or a user blocked or unblocked the bot in private (their tables say so)."""
+    tb = _bot(context)
+    change = update.my_chat_member
+    if change is None:
+        return
+    chat = change.chat
+    present = change.new_chat_member.status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR,
+                                                ChatMemberStatus.OWNER, ChatMemberStatus.RESTRICTED)
+    if chat.type == ChatType.PRIVATE:
+        await tb.storage.set_private_ok(chat.id, present)
+        await tb.service.set_reachable(chat.id, present)
+        return
+    if not present:
+        for game in await tb.storage.open_games():
+            if game.chat_id == chat.id:
+                await tb.lobby.cancel_game(await tb.service.load(game.id), by=None, announce=False)
 
 
 async def on_unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -414,15 +414,18 @@ class Lobby:
             return Answer(t(lang, "This game is over."), alert=True)
         return Answer(t(lang, "Cancelled."))
 
-    async def cancel_game(self, game: Game, *, by: str | None, text: str | None = None) -> bool:
+    async def cancel_game(self, game: Game, *, by: str | None, text: str | None = None,
+                          announce: bool = True) -> bool:
         """Close a lobby or a running game: ``by`` names who cancelled it; ``text`` overrides the
-        announcement (otherwise an idle lobby's)."""
+        announcement (otherwise an idle lobby's); ``announce=False`` when the group is gone."""
         async with self.s.locks[game.id]:
             if game.status not in ("lobby", "running"):
                 return False
             was_running = game.status == "running"
             game.status = "cancelled"
             await self.s.storage.save_game(game)
+        if not announce:
+            return True
         chat_lang = await self.s.chat_lang(game.chat_id)
         info = registry.info(game.kind)
         if text is not None:

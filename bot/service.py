@@ -483,5 +483,16 @@ class Service:
 
     # ---- users -------------------------------------------------------------------------
 
-    async def mark_unreachable(self, user_id: int) -> None:
-        await self.storage.set_private_ok(user_id, False)
+    async def set_reachable(self, user_id: int, reachable: bool) -> None:
+        """A user blocked (or unblocked) the bot in private: the tables of their games say so
+        at once, and an unblocked player gets their private message again."""
+        for found in await self.storage.open_games_of(user_id):
+            game = await self.load(found.id)
+            if game is None or game.status != "running":
+                continue
+            seat = game.seat_of(user_id)
+            if reachable:
+                self.schedule_private(game.id, seat, bump=True)  # clears the warning once it arrives
+            elif (game.id, seat) not in self.unreachable:
+                self.unreachable.add((game.id, seat))
+                self.schedule_table(game.id)

@@ -38,7 +38,8 @@ class BotRunner:
         await self.app.initialize()
         await self.app.post_init(self.app)
         await self.app.updater.start_polling(poll_interval=0.0, timeout=1,
-                                             allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY])
+                                             allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY,
+                                                              Update.MY_CHAT_MEMBER])
         await self.app.start()
         return self
 

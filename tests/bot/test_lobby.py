@@ -3,7 +3,7 @@ deep link), who may start and cancel, bad presses, /board, restarts, migration, 
 from __future__ import annotations
 
 
-from bot.games.colours import EMOJI
+from bot.games.colours import EMOJI, colour
 from bot.i18n import t
 from engines import cones
 from tests.bot.harness import BotRunner, Player, button_data, buttons
@@ -284,6 +284,34 @@ async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
     runner.service.schedule_private(game.id, game.seat_of(2), bump=True)
     await runner.idle()
     assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
+
+
+async def test_blocking_the_bot_shows_on_the_table_at_once_and_unblocking_brings_the_hand_back(fake, runner):
+    game, players, _ = await running_cones(fake, runner)
+    fake.user_blocks_bot(2)  # Telegram tells the bot with a my_chat_member update
+    await runner.idle()
+    assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
+    seat = game.seats[game.seat_of(2)]
+    before = seat.dm_msg
+    await players[2].start_private()  # writing to the bot again unblocks it
+    await runner.idle()
+    assert "cannot write to" not in fake.message(GROUP, game.table_msg).caption
+    assert seat.dm_msg != before, "the private message came again, at the bottom of the chat"
+    goal = cones.view(runner.service.states[game.id], seat.seat)["goal"]
+    assert colour(goal, "ru") in fake.message(2, seat.dm_msg).caption  # Boris reads Russian
+
+
+async def test_a_bot_removed_from_the_group_closes_its_games_quietly(fake, runner):
+    game, players, _ = await running_cones(fake, runner)
+    fake.remove_bot_from_group(GROUP)
+    await runner.idle()
+    assert game.status == "cancelled"
+    stored = await runner.service.storage.get_game(game.id)
+    assert stored.status == "cancelled"
+    calls_to_group = len(fake.calls(chat_id=GROUP))
+    await runner.tb.turns.check(game.id, 10 ** 10)
+    await runner.idle()
+    assert len(fake.calls(chat_id=GROUP)) == calls_to_group, "nothing is sent to a group the bot left"
 
 
 async def test_forum_topics_each_hold_their_own_game(fake, runner):
