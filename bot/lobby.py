@@ -428,12 +428,10 @@ class Lobby:
             return True
         chat_lang = await self.s.chat_lang(game.chat_id)
         info = registry.info(game.kind)
-        if text is not None:
-            pass
-        elif by is None:
+        if text is None and by is None:
             text = t(chat_lang, "The {game} lobby was closed after {minutes} minutes without activity.",
                      game=game_name(info, chat_lang), minutes=await self.timeout_minutes(game.chat_id))
-        else:
+        elif text is None:
             text = t(chat_lang, "{game} was cancelled by {name}.", game=game_name(info, chat_lang),
                      name=isolate(by))
         if was_running:
