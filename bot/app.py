@@ -5,7 +5,7 @@ import asyncio
 import collections
 import logging
 import time
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.constants import ChatType
@@ -180,41 +180,29 @@ class TableBot:
     # ---- timers ------------------------------------------------------------------------
 
     def _schedule_timeout(self, game: Game) -> None:
-        jq = self.application.job_queue
-        if jq is None:
-            return
-        for job in jq.get_jobs_by_name(f"lobby:{game.id}"):
-            job.schedule_removal()
-
-        async def schedule() -> None:
-            minutes = await self.lobby.timeout_minutes(game.chat_id)
-            due = game.updated + minutes * 60
-            jq.run_once(self._timeout_job, max(1.0, due - time.time()), data=game.id, name=f"lobby:{game.id}")
-        asyncio.get_running_loop().create_task(schedule())
+        """(Re)start the idle timer of a lobby."""
+        self._watch("lobby", self.lobby.check_timeout, game.id)
 
     def _schedule_turn(self, game: Game) -> None:
-        """(Re)start the turn timer of a running game: the first look is at once, and each look
-        says when to look again."""
+        """(Re)start the turn timer of a running game."""
+        self._watch("turn", self.turns.check, game.id)
+
+    def _watch(self, kind: str, check: Callable[[int, float], Awaitable[float | None]], game_id: int,
+               delay: float = 0.0) -> None:
+        """Run ``check(game_id, now)`` after ``delay`` seconds, and again whenever it says so (it
+        returns when to look next, or None). One watcher per kind and game: a new one replaces it."""
         jq = self.application.job_queue
         if jq is None:
             return
-        for job in jq.get_jobs_by_name(f"turn:{game.id}"):
+        name = f"{kind}:{game_id}"
+        for job in jq.get_jobs_by_name(name):
             job.schedule_removal()
-        jq.run_once(self._turn_job, 0, data=game.id, name=f"turn:{game.id}")
 
-    async def _turn_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        game_id = context.job.data
-        again = await self.turns.check(game_id, time.time())
-        if again is not None:
-            context.job_queue.run_once(self._turn_job, max(0.5, again - time.time()), data=game_id,
-                                       name=f"turn:{game_id}")
-
-    async def _timeout_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        game_id = context.job.data
-        again = await self.lobby.check_timeout(game_id, time.time())
-        if again is not None:
-            context.job_queue.run_once(self._timeout_job, max(1.0, again - time.time()), data=game_id,
-                                       name=f"lobby:{game_id}")
+        async def look(context: ContextTypes.DEFAULT_TYPE) -> None:
+            again = await check(game_id, time.time())
+            if again is not None:
+                self._watch(kind, check, game_id, max(0.5, again - time.time()))
+        jq.run_once(look, delay, name=name)
 
     # ---- presses -----------------------------------------------------------------------
 

@@ -152,82 +152,79 @@ async def on_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await tb.messenger.send_text(chat.id, answer.text or "", thread_id=_thread(update))
 
 
-async def on_lobby_timeout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _minutes_setting(update: Update, context: ContextTypes.DEFAULT_TYPE, *, key: str, low: int,
+                           high: int, may_be_off: bool, describe, invalid, changed, after=None) -> None:
+    """A group setting in minutes (/lobbytimeout, /turntimer): anyone may read it, admins change it.
+
+    ``describe(tb, chat_id, lang)`` says the current value; ``changed(lang, minutes)`` confirms a
+    change (0 = off, when ``may_be_off``); ``invalid(lang)`` answers anything else;
+    ``after(tb, chat_id, thread_id)`` applies a new value to what is already running.
+    """
     tb = _bot(context)
     chat = update.effective_chat
     person = await tb.person(update)
     lang = await tb.ensure_chat(chat, person)
     words = _words(context)
-    current = await tb.lobby.timeout_minutes(chat.id)
-    if chat.type == ChatType.PRIVATE:
-        await tb.messenger.send_text(chat.id, t(lang, "This setting is for groups."))
-        return
-    if not words:
-        await tb.messenger.send_text(chat.id, t(lang, "Idle lobbies close after {n} minutes. Change it with "
-                                                     "/lobbytimeout <i>minutes</i> (5-1440).", n=current),
-                                     thread_id=_thread(update))
-        return
-    if not await tb.service.is_admin(chat.id, person.id):
-        await tb.messenger.send_text(chat.id, t(lang, "Only a chat admin can change this."), thread_id=_thread(update))
-        return
-    try:
-        minutes = int(words[0])
-        if not 5 <= minutes <= 1440:
-            raise ValueError
-    except ValueError:
-        await tb.messenger.send_text(chat.id, t(lang, "Please give a number of minutes from 5 to 1440."),
-                                     thread_id=_thread(update))
-        return
-    row = await tb.storage.chat(chat.id)
-    settings = dict(row["settings"]) if row else {}
-    settings["lobby_timeout"] = minutes
-    await tb.storage.set_chat(chat.id, settings=settings)
-    await tb.messenger.send_text(chat.id, t(lang, "Idle lobbies now close after {n} minutes.", n=minutes),
-                                 thread_id=_thread(update))
 
+    async def reply(text: str) -> None:
+        await tb.messenger.send_text(chat.id, text, thread_id=_thread(update))
 
-async def on_turn_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/turntimer [minutes|off]: how long a move may take in this group (admins change it)."""
-    tb = _bot(context)
-    chat = update.effective_chat
-    person = await tb.person(update)
-    lang = await tb.ensure_chat(chat, person)
-    words = _words(context)
-    reply = lambda text: tb.messenger.send_text(chat.id, text, thread_id=_thread(update))  # noqa: E731
     if chat.type == ChatType.PRIVATE:
         await reply(t(lang, "This setting is for groups."))
         return
     if not words:
-        current = await tb.turns.minutes(chat.id)
-        await reply(t(lang, "A move may take {n} minutes here; then I remind, and move for whoever is away. "
-                            "Change it with /turntimer <i>minutes</i> (1-1440) or /turntimer off.",
-                      n=f"{current:g}") if current > 0 else
-                    t(lang, "There is no turn timer here: players take as long as they like. "
-                            "Turn it on with /turntimer <i>minutes</i> (1-1440)."))
+        await reply(await describe(tb, chat.id, lang))
         return
     if not await tb.service.is_admin(chat.id, person.id):
         await reply(t(lang, "Only a chat admin can change this."))
         return
     word = words[0].lower()
-    if word in ("off", "0", "выкл", "нет"):
+    if may_be_off and word in ("off", "0", "выкл", "нет"):
         minutes = 0
     else:
         try:
             minutes = int(word)
-            if not 1 <= minutes <= 1440:
+            if not low <= minutes <= high:
                 raise ValueError
         except ValueError:
-            await reply(t(lang, "Please give a number of minutes from 1 to 1440, or off."))
+            await reply(invalid(lang))
             return
-    row = await tb.storage.chat(chat.id)
-    settings = dict(row["settings"]) if row else {}
-    settings["turn_timeout"] = minutes
-    await tb.storage.set_chat(chat.id, settings=settings)
-    game = await tb.service.open_game_at(chat.id, _thread(update))
-    if game is not None and game.status == "running":
-        tb._schedule_turn(game)
-    await reply(t(lang, "A move may now take {n} minutes.", n=minutes) if minutes else
-                t(lang, "The turn timer is off: players take as long as they like."))
+    await tb.storage.set_chat_setting(chat.id, key, minutes)
+    if after is not None:
+        await after(tb, chat.id, _thread(update))
+    await reply(changed(lang, minutes))
+
+
+async def on_lobby_timeout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/lobbytimeout [minutes]: idle lobbies close after this long."""
+    async def describe(tb, chat_id: int, lang: str) -> str:
+        return t(lang, "Idle lobbies close after {n} minutes. Change it with /lobbytimeout <i>minutes</i> (5-1440).",
+                 n=await tb.lobby.timeout_minutes(chat_id))
+    await _minutes_setting(
+        update, context, key="lobby_timeout", low=5, high=1440, may_be_off=False, describe=describe,
+        invalid=lambda lang: t(lang, "Please give a number of minutes from 5 to 1440."),
+        changed=lambda lang, n: t(lang, "Idle lobbies now close after {n} minutes.", n=n))
+
+
+async def on_turn_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/turntimer [minutes|off]: how long a move may take in this group."""
+    async def describe(tb, chat_id: int, lang: str) -> str:
+        current = await tb.turns.minutes(chat_id)
+        if current <= 0:
+            return t(lang, "There is no turn timer here: players take as long as they like. "
+                           "Turn it on with /turntimer <i>minutes</i> (1-1440).")
+        return t(lang, "A move may take {n} minutes here; then I remind, and move for whoever is away. "
+                       "Change it with /turntimer <i>minutes</i> (1-1440) or /turntimer off.", n=f"{current:g}")
+    async def restart_timer(tb, chat_id: int, thread_id: int) -> None:
+        game = await tb.service.open_game_at(chat_id, thread_id)
+        if game is not None and game.status == "running":
+            tb._schedule_turn(game)  # the running game takes the new time at once
+    await _minutes_setting(
+        update, context, key="turn_timeout", low=1, high=1440, may_be_off=True, describe=describe,
+        invalid=lambda lang: t(lang, "Please give a number of minutes from 1 to 1440, or off."),
+        after=restart_timer,
+        changed=lambda lang, n: t(lang, "A move may now take {n} minutes.", n=n) if n else
+        t(lang, "The turn timer is off: players take as long as they like."))
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -435,6 +435,12 @@ class Storage:
              json.dumps(settings if settings is not None else current["settings"]),
              title if title is not None else current["title"]))
 
+    async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
+        row = await self.chat(chat_id)
+        settings = dict(row["settings"]) if row else {}
+        settings[key] = value
+        await self.set_chat(chat_id, settings=settings)
+
     # ---- series ------------------------------------------------------------------------
 
     async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:

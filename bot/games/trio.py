@@ -21,7 +21,7 @@ from render.common import png_of
 from bot import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
 from bot.games.trio_text import (
-    face_text, hand_text, narrate, rolled_line, sets_at, sets_text, stalemate_line, tile_text,
+    face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )
 from bot.i18n import nt, t
 from bot.keyboard import Button
@@ -40,15 +40,12 @@ class UI(GameUI):
         view = ctx.public_view()
         lang = ctx.lang
         head = [t(lang, "🔺 <b>Trio</b> · tiles in the pool: {n}", n=view["pool"])]
-        events = ctx.game.last_events
-        story = self.story(ctx, events)
+        # Every roll is an event (the set-up's too: ``opening_events``), so the story tells it.
+        story = self.story(ctx, ctx.game.last_events)
         rows: list[list[Button]] = []
         current = view["current"]
         tail = []
         if current is not None:
-            last = events[-1] if events else None
-            if not (last and last["kind"] == "Rolled" and last["seat"] == current):
-                story.append(rolled_line(ctx, current, view["die"]))
             tail.append(t(lang, "Now: {name}: choose a tile in the private chat.", name=ctx.mention(current)))
             rows.append([Button(t(lang, "🔒 My tiles"), url=ctx.private_link(f"g{ctx.game.short_id}"))])
         else:

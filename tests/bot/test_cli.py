@@ -52,22 +52,30 @@ def test_help_lists_the_subcommands():
     assert result.returncode == 0 and "status" in result.stdout and "run" in result.stdout
 
 
+def launch_bot(fake, tmp_path, **env):
+    """``python -m bot`` against the fake, in a child process (stdout and stderr together)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_"))}
+    clean.update({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
+                  "TABLEBOT_DB": str(tmp_path / "x.sqlite3"), **env})
+    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=clean, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def wait_for(condition, deadline: float) -> None:
+    while time.monotonic() < deadline and not condition():
+        time.sleep(0.1)
+
+
 def test_the_running_bot_never_logs_its_token(tmp_path):
     fake = FakeBotAPI()
     fake.start()
     try:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_"))}
-        env.update({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
-                    "TABLEBOT_DB": str(tmp_path / "x.sqlite3"), "LOG_LEVEL": "DEBUG"})
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        proc = launch_bot(fake, tmp_path, LOG_LEVEL="DEBUG")
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not fake.calls("getUpdates"):
-            time.sleep(0.1)
+        wait_for(lambda: fake.calls("getUpdates"), deadline)
         fake.add_user(5, "Eve")
         fake.user_starts_private(5)
-        while time.monotonic() < deadline and not fake.calls("sendMessage"):
-            time.sleep(0.1)
+        wait_for(lambda: fake.calls("sendMessage"), deadline)
         proc.send_signal(signal.SIGINT)
         output, _ = proc.communicate(timeout=20)
     finally:
@@ -109,19 +117,12 @@ def test_webhook_mode_takes_updates_only_with_its_secret(tmp_path):
     fake.start()
     fake.webhook_proxy = f"http://127.0.0.1:{port}"
     try:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_"))}
-        env.update({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
-                    "TABLEBOT_DB": str(tmp_path / "x.sqlite3"), "WEBHOOK_URL": "https://games.example/",
-                    "PORT": str(port)})
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        proc = launch_bot(fake, tmp_path, WEBHOOK_URL="https://games.example/", PORT=str(port))
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not fake.calls("setWebhook"):
-            time.sleep(0.1)
+        wait_for(lambda: fake.calls("setWebhook"), deadline)
         fake.add_user(5, "Eve")
         fake.user_starts_private(5)
-        while time.monotonic() < deadline and not fake.calls("sendMessage", chat_id=5):
-            time.sleep(0.1)
+        wait_for(lambda: fake.calls("sendMessage", chat_id=5), deadline)
         hook = fake.calls("setWebhook")[-1].params
         path = urllib.parse.urlsplit(hook["url"]).path
         forged = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=b'{"update_id": 1}',

@@ -6,6 +6,7 @@ import asyncio
 import time
 
 import aiosqlite
+import pytest
 
 from engines import cones, lucky, trio
 from bot.games.base import isolate
@@ -29,6 +30,14 @@ async def start(fake, runner, game, names=("Anna", "Boris")):
     return people, running
 
 
+@pytest.fixture
+async def quick(fake, tmp_path):
+    """A bot whose moves may take 3 seconds (a reminder after 1.5)."""
+    runner = await BotRunner(fake, tmp_path / "quick.sqlite3", turn_timeout_minutes=0.05).start()
+    yield runner
+    await runner.stop()
+
+
 async def wait_until(condition, timeout=15.0):
     deadline = time.monotonic() + timeout
     while not condition():
@@ -36,57 +45,51 @@ async def wait_until(condition, timeout=15.0):
         await asyncio.sleep(0.05)
 
 
-async def test_an_absent_player_is_reminded_in_the_group_then_the_bot_moves_for_them(fake, tmp_path):
-    runner = await BotRunner(fake, tmp_path / "db.sqlite3", turn_timeout_minutes=0.05).start()  # 3 s
-    try:
-        people, game = await start(fake, runner, "lucky")
-        state = runner.service.states[game.id]
-        seat = lucky.current_player(state)
-        absent = game.seats[seat]
-        turn = lucky.turn(state)
-        await wait_until(lambda: any("min left" in (m.text or "") for m in fake.messages(GROUP)))
-        reminder = next(m for m in fake.messages(GROUP) if "min left" in (m.text or ""))
-        assert absent.name in reminder.text and "I will move for you" in reminder.text
-        assert lucky.turn(runner.service.states[game.id]) == turn, "half time only reminds"
-        await wait_until(lambda: lucky.turn(runner.service.states[game.id]) != turn)
-        await runner.idle()
-        assert game.idle_turns == 1
-        assert any(e["kind"] == "TimedOut" and e["seat"] == seat for e in game.last_events)
-        line = f"⏰ {isolate(absent.name)} ran out of time, so I moved for them."
-        story = runner.service.ui(game).story(runner.service.ctx(game, "en"), game.last_events)
-        assert line in story
-        if story.index(line) >= len(story) - 4:  # the caption shows the four newest lines
-            assert line in fake.message(GROUP, game.table_msg).caption
-        # Whoever moves next by hand resets the count of absent turns.
-        state = runner.service.states[game.id]
-        mover = next(p for p in people if p.id == game.seats[lucky.current_player(state)].user_id)
-        table = fake.message(GROUP, game.table_msg)
-        answer = await mover.press(GROUP, table.message_id, button_data(table, text="Draw"))
-        assert not answer.get("show_alert"), answer
-        assert game.idle_turns == 0
-    finally:
-        await runner.stop()
+async def test_an_absent_player_is_reminded_in_the_group_then_the_bot_moves_for_them(fake, quick):
+    runner = quick
+    people, game = await start(fake, runner, "lucky")
+    state = runner.service.states[game.id]
+    seat = lucky.current_player(state)
+    absent = game.seats[seat]
+    turn = lucky.turn(state)
+    await wait_until(lambda: any("min left" in (m.text or "") for m in fake.messages(GROUP)))
+    reminder = next(m for m in fake.messages(GROUP) if "min left" in (m.text or ""))
+    assert absent.name in reminder.text and "I will move for you" in reminder.text
+    assert lucky.turn(runner.service.states[game.id]) == turn, "half time only reminds"
+    await wait_until(lambda: lucky.turn(runner.service.states[game.id]) != turn)
+    await runner.idle()
+    assert game.idle_turns == 1
+    assert any(e["kind"] == "TimedOut" and e["seat"] == seat for e in game.last_events)
+    line = f"⏰ {isolate(absent.name)} ran out of time, so I moved for them."
+    story = runner.service.ui(game).story(runner.service.ctx(game, "en"), game.last_events)
+    assert line in story
+    if story.index(line) >= len(story) - 4:  # the caption shows the four newest lines
+        assert line in fake.message(GROUP, game.table_msg).caption
+    # Whoever moves next by hand resets the count of absent turns.
+    state = runner.service.states[game.id]
+    mover = next(p for p in people if p.id == game.seats[lucky.current_player(state)].user_id)
+    table = fake.message(GROUP, game.table_msg)
+    answer = await mover.press(GROUP, table.message_id, button_data(table, text="Draw"))
+    assert not answer.get("show_alert"), answer
+    assert game.idle_turns == 0
 
 
-async def test_where_moves_are_private_the_reminder_is_private_and_the_move_is_narrated(fake, tmp_path):
-    runner = await BotRunner(fake, tmp_path / "db.sqlite3", turn_timeout_minutes=0.05).start()
-    try:
-        people, game = await start(fake, runner, "trio")
-        state = runner.service.states[game.id]
-        seat = trio.current_player(state)
-        absent = game.seats[seat]
-        turn = trio.turn(state)
-        await wait_until(lambda: any("min left" in (m.text or "") for m in fake.messages(absent.user_id)))
-        assert not any("min left" in (m.text or "") for m in fake.messages(GROUP))
-        await wait_until(lambda: trio.turn(runner.service.states[game.id]) != turn)
-        await runner.idle()
-        # The story of the table tells it (forced draws that follow may push it out of the
-        # caption's six newest lines, so read the story itself).
-        story = runner.service.ui(game).story(runner.service.ctx(game, "en"), game.last_events)
-        assert f"⏰ {isolate(absent.name)} ran out of time, so I moved for them." in story
-        assert any(e["kind"] in ("Laid", "Drew") and e["seat"] == seat for e in game.last_events)
-    finally:
-        await runner.stop()
+async def test_where_moves_are_private_the_reminder_is_private_and_the_move_is_narrated(fake, quick):
+    runner = quick
+    people, game = await start(fake, runner, "trio")
+    state = runner.service.states[game.id]
+    seat = trio.current_player(state)
+    absent = game.seats[seat]
+    turn = trio.turn(state)
+    await wait_until(lambda: any("min left" in (m.text or "") for m in fake.messages(absent.user_id)))
+    assert not any("min left" in (m.text or "") for m in fake.messages(GROUP))
+    await wait_until(lambda: trio.turn(runner.service.states[game.id]) != turn)
+    await runner.idle()
+    # The story of the table tells it (forced draws that follow may push it out of the
+    # caption's six newest lines, so read the story itself).
+    story = runner.service.ui(game).story(runner.service.ctx(game, "en"), game.last_events)
+    assert f"⏰ {isolate(absent.name)} ran out of time, so I moved for them." in story
+    assert any(e["kind"] in ("Laid", "Drew") and e["seat"] == seat for e in game.last_events)
 
 
 async def test_a_game_nobody_plays_is_closed_after_two_rounds(fake, runner):
