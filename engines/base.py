@@ -43,6 +43,13 @@ class InvalidAction(IllegalAction):
     """The action is malformed or breaks a rule."""
 
 
+def require_seat(seat: Any, players: int) -> None:
+    """Refuse anything but a plain ``int`` seat of this table: ``0.0``, ``True``, ``"1"`` and 7
+    are callers' mistakes, answered with the engine's own error rather than a TypeError later."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidAction(f"not a seat of this game: {seat!r}")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """Final ranking. ``places[seat]`` is 1-based; tied seats share a place (1, 1, 3)."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.base import (
+    require_seat,
     GameInfo,
     GameOver,
     InvalidAction,
@@ -271,6 +272,7 @@ def apply(state: State, seat: int, action: Any) -> tuple[State, list]:
     if not isinstance(action, Play) or not isinstance(action.colour, str) \
             or not isinstance(action.pile, int) or isinstance(action.pile, bool):
         raise InvalidAction(f"not a cones action: {action!r}")
+    require_seat(seat, state.players)
     to_move = _to_move(state)
     if seat != to_move:
         raise NotYourTurn(f"seat {seat!r} may not act; seat {to_move} is to move")

@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
 from engines.base import (
+    require_seat,
     GameInfo,
     GameOver,
     InvalidAction,
@@ -645,6 +646,7 @@ def apply(state: State, seat: int, action: Any) -> tuple[State, list[Any]]:
         raise GameOver("the game is over")
     if not isinstance(action, (Draw, Bank, Take)):
         raise InvalidAction(f"not a lucky action: {action!r}")
+    require_seat(seat, state.players)
     if seat != state.current:
         raise NotYourTurn(f"it is seat {state.current}'s turn")
     game = _Game(state)

@@ -40,6 +40,7 @@ from itertools import combinations
 from typing import Any
 
 from engines.base import (
+    require_seat,
     GameInfo,
     GameOver,
     InvalidAction,
@@ -589,6 +590,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
         raise InvalidAction(f"not a trio action: {action!r}")
     if state.over:
         raise GameOver("the game is over")
+    require_seat(seat, state.players)
     if seat != state.current:
         raise NotYourTurn(f"it is seat {state.current}'s turn")
     events: list = []

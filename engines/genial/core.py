@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from engines.base import (
+    require_seat,
     GameInfo,
     GameOver,
     InvalidAction,
@@ -627,7 +628,8 @@ def _tile_points(state: State, seat: int, a: int, b: int, i: int, j: int) -> lis
 def _check_seat(state: State, seat: int) -> None:
     if state.phase == OVER:
         raise GameOver("the game is over")
-    if not isinstance(seat, int) or seat != state.current:
+    require_seat(seat, state.players)
+    if seat != state.current:
         raise NotYourTurn(f"it is seat {state.current}'s turn, not {seat!r}'s")
 
 

@@ -107,6 +107,10 @@ def test_illegal_actions_raise_precisely(gid, players, seed):
         assert eng.legal_actions(state, other) == []
     with pytest.raises(IllegalAction):
         eng.apply(state, seat, "not an action")
+    # Only a plain int seat of this table is a seat: not 0.0, True, "0", None or one past the end.
+    for not_a_seat in [float(seat), seat == 1, str(seat), None, players, -1]:
+        with pytest.raises(InvalidAction):
+            eng.apply(state, not_a_seat, action)
     for garbage in ["", "zz", "\x00", "9" * 40, "é"]:
         try:
             decoded = eng.decode_action(garbage)
