@@ -35,7 +35,7 @@ from cell_a: r right, l left, d down, u up), e.g. ``L12r-3,4``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -304,7 +304,8 @@ class State:
     passes: int
     turn: int
     over: str | None                              # None, "won" or "stalemate"
-    cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    # Derived data (the grid) of this very state; init=False so that ``replace`` starts it empty.
+    cache: dict = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
 
     @property
     def grid(self) -> dict[tuple[int, int], int]:
@@ -619,8 +620,8 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
             sizes = tuple(len(h) for h in hands)
             places = _outcome_places(hands)
             events.append(Won(seat, sizes, places))
-            new = State(state.players, state.options, state.seed, state.counter, pool,
-                        tuple(hands), board, seat, state.die, passes, state.turn + 1, "won")
+            new = replace(state, pool=pool, hands=tuple(hands), board=board, current=seat,
+                          passes=passes, turn=state.turn + 1, over="won")
             new.cache["grid"] = grid
             return new, events
     else:
@@ -639,17 +640,16 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
                 places = _outcome_places(hands)
                 winners = tuple(i for i, p in enumerate(places) if p == 1)
                 events.append(StalemateEnd(sizes, places, winners))
-                new = State(state.players, state.options, state.seed, state.counter, pool,
-                            tuple(hands), board, seat, state.die, passes, state.turn + 1,
-                            "stalemate")
+                new = replace(state, pool=pool, hands=tuple(hands), board=board, current=seat,
+                              passes=passes, turn=state.turn + 1, over="stalemate")
                 new.cache["grid"] = state.grid
                 return new, events
     nxt = (seat + 1) % state.players
     face = _roll(state.seed, state.counter)
     events.append(TurnPassed(seat, nxt))
     events.append(Rolled(nxt, face))
-    new = State(state.players, state.options, state.seed, state.counter + 1, pool, tuple(hands),
-                board, nxt, face, passes, state.turn + 1, None)
+    new = replace(state, counter=state.counter + 1, pool=pool, hands=tuple(hands), board=board,
+                  current=nxt, die=face, passes=passes, turn=state.turn + 1, over=None)
     if board is state.board:
         new.cache["grid"] = state.grid
     else:
@@ -798,5 +798,5 @@ def from_json(data: Any) -> State:
             raise InvalidAction("an empty hand must have ended the game")
     except (KeyError, TypeError) as exc:
         raise InvalidAction(f"malformed trio state: {exc!r}") from None
-    return State(players, options, seed, counter, pool, hands, tuple(board), current, die,
-                 passes, turn_no, over)
+    return State(players=players, options=options, seed=seed, counter=counter, pool=pool, hands=hands,
+                 board=tuple(board), current=current, die=die, passes=passes, turn=turn_no, over=over)
