@@ -1,4 +1,7 @@
-"""``python -m bench``: speed figures of the platform and every game. Figures, not asserts."""
+"""``python -m bench``: speed figures of the platform and every game. Figures, not asserts.
+
+``python -m bench arena --game G ...``: computer players against each other (bench/arena.py).
+"""
 from __future__ import annotations
 
 import importlib
@@ -9,6 +12,9 @@ SECTIONS = ("platform", "lucky", "cones", "genial", "trio")
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["arena"]:
+        from bench import arena
+        return arena.main(argv[1:])
     wanted = [a for a in argv if a in SECTIONS] or list(SECTIONS)
     for name in wanted:
         try:
