@@ -3,10 +3,15 @@
     fake = FakeBotAPI(); fake.start()
     bot = telegram.Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url)
 
-See server.py for the interface (world setup, acting as users, observing, failure injection).
+See server.py for the interface (world setup, acting as users, observing, failure injection),
+faults.py for fault mode and oddities.py for raw and odd updates.
 """
 
+from .oddities import (CHANNEL_BOT, GROUP_ANONYMOUS_BOT, ODD_CALLBACK_DATA, command_entities,
+                       mutate_callback_data)
 from .server import ApiError, FakeBotAPI
-from .world import Message, Request
+from .world import CallbackStats, Fault, Message, Request
 
-__all__ = ["ApiError", "FakeBotAPI", "Message", "Request"]
+__all__ = ["ApiError", "FakeBotAPI", "Message", "Request", "Fault", "CallbackStats",
+           "CHANNEL_BOT", "GROUP_ANONYMOUS_BOT", "ODD_CALLBACK_DATA", "command_entities",
+           "mutate_callback_data"]

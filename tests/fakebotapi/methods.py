@@ -167,6 +167,8 @@ class TelegramMethods:
             d["message_thread_id"] = m.message_thread_id
         if m.sender is not None:
             d["from"] = m.sender
+        if m.sender_chat is not None:
+            d["sender_chat"] = m.sender_chat
         d["chat"] = self._chat_dict(chat)
         d["date"] = m.date
         if m.message_thread_id is not None and chat.is_forum:
@@ -469,20 +471,22 @@ class TelegramMethods:
                 self._last_activity = time.monotonic()
         deadline = time.monotonic() + timeout
         while True:
-            if self._stopping:
-                return []
+            if self._stopping or self._down:
+                return []  # the HTTP layer drops the connection when the API went down
             if generation != self._poll_generation:
                 raise ApiError(409, "Conflict: terminated by other getUpdates request; make "
                                     "sure that only one bot instance is running")
             allowed = self._allowed_updates
             kept = []
             for u in self._updates:
-                kind = next(k for k in u if k != "update_id")
+                kind = next((k for k in u if k != "update_id"), "")  # "" for a bare raw update
                 if (kind in allowed) if allowed else (kind not in NOT_BY_DEFAULT):
                     kept.append(u)
             self._updates = kept
             if kept:
-                return [json.loads(json.dumps(u)) for u in kept[:limit]]
+                batch = kept[:limit]
+                self._note_delivered(batch)
+                return [json.loads(json.dumps(u)) for u in batch]
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return []
@@ -730,12 +734,25 @@ class TelegramMethods:
         q = self._queries.get(p["callback_query_id"])
         if q is None:
             raise _bad(QUERY_TOO_OLD, f"unknown callback query id {p['callback_query_id']!r}")
+        now = time.monotonic()
         q.answers += 1
+        q.answer_times.append(now)
         if q.answer is not None:
+            if q.answer_unseen:  # a fault hid the first answer's reply: retrying is fair
+                raise ApiError(400, QUERY_TOO_OLD)
             raise _bad(QUERY_TOO_OLD, f"callback query {q.id} answered twice "
                                       f"(data {q.data!r})")
+        if q.refused_late or self._answer_is_late(q, now):
+            q.refused_late = True  # Telegram's answer to a slow bot, not a violation
+            raise ApiError(400, QUERY_TOO_OLD)
         q.answer = dict(p)
         return True
+
+    def _answer_is_late(self, q, now: float) -> bool:
+        """Telegram refuses an answer once the user's client stopped waiting for it (about
+        15 s after the press); ``callback_answer_timeout=None`` turns this off."""
+        timeout = self.callback_answer_timeout
+        return timeout is not None and now - q.pressed_at > timeout
 
     def _m_getChat(self, p: dict) -> dict:
         chat = self._chat_for(p["chat_id"], write=False)

@@ -22,6 +22,15 @@ Telegram behaviours worth knowing when writing tests against it:
 - PTB's TelegramError lower-cases the description after "Bad Request: " (str.capitalize), so
   match errors case-insensitively: pytest.raises(BadRequest, match="(?i)message is not modified").
 - Text and caption lengths are counted in UTF-16 code units after entity parsing and trimming.
+
+A hostile and unlucky world (see faults.py and oddities.py):
+- ``set_faults(rate=0.1, seed=1)``: a share of requests fail with 429, 500, a slow answer or a
+  dropped connection; ``faults`` records each one and whether the call was performed anyway.
+- ``set_down(True)`` / ``start(down=True)`` / ``up_after(10)``: Telegram unreachable.
+- ``inject_update(raw)`` and helpers for odd updates (channel posts, anonymous admins, presses
+  on lost or inline messages, mutated callback data).
+- ``callback_stats()`` / ``answer_latencies()``: how often and how late each press was answered;
+  answers later than ``callback_answer_timeout`` (15 s) are refused like Telegram does.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import json
 import math
 import random
 import re
+import socket
 import threading
 import time
 import traceback
@@ -43,7 +53,7 @@ import urllib.error
 import urllib.request
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from .htmlparse import utf16_len
+from .faults import DEFAULT_KINDS, FaultPlan, draw_fault
 from .methods import (
     _COMMAND_RE,
     PTB_DEFAULTS_EXTRA,
@@ -51,8 +61,9 @@ from .methods import (
     TelegramMethods,
     _is_write,
 )
+from .oddities import OddUpdates, command_entities
 from .spec import DEFAULT_SPEC_PATH, Upload, load_spec
-from .world import ChatRec, FileRec, Message, QueryRec, Request, UserRec
+from .world import CallbackStats, ChatRec, Fault, FileRec, Message, QueryRec, Request, UserRec
 
 __all__ = ["FakeBotAPI", "ApiError"]
 
@@ -68,6 +79,16 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: _Server
 
+    def setup(self) -> None:
+        super().setup()
+        self.server.fake._track_connection(self.connection, open_=True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.fake._track_connection(self.connection, open_=False)
+
     def do_POST(self) -> None:  # noqa: N802 - http.server naming
         self.server.fake._serve(self)
 
@@ -77,20 +98,22 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class FakeBotAPI(TelegramMethods):
+class FakeBotAPI(OddUpdates, TelegramMethods):
     """A strict, in-process Telegram Bot API server (see the module docstring)."""
 
     def __init__(self, *, token: str = "123456:TEST-token", bot_id: int = 123456,
                  bot_username: str = "tablebot_test_bot",
                  spec_path: str | Path = DEFAULT_SPEC_PATH, seed: int = 0,
                  bot_first_name: str = "TableBot", privacy_mode: bool = True,
-                 flood_limit: int | None = None):
+                 flood_limit: int | None = None, callback_answer_timeout: float | None = 15.0):
         """privacy_mode: like a bot with the default privacy mode, the bot does not receive plain
         group messages (only commands, replies to its messages, @mentions, service messages;
         everything when it is a group admin). flood_limit: if set, a write to a group beyond
         this many in the trailing 60 s fails with 429 and retry_after (Telegram's flood
-        control; about 20 is the documented figure)."""
+        control; about 20 is the documented figure). callback_answer_timeout: seconds after a
+        press when Telegram stops taking its answer ("query is too old"); None: no limit."""
         self.token = token
+        self.callback_answer_timeout = callback_answer_timeout
         self.privacy_mode = privacy_mode
         self.flood_limit = flood_limit
         self.bot_id = bot_id
@@ -128,23 +151,29 @@ class FakeBotAPI(TelegramMethods):
         self._stopping = False
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
+        self._port = 0
+        self._connections: set[socket.socket] = set()
+        self._down: str | None = None  # None (up), "refuse" or "502" (see set_down)
+        self._up_timer: threading.Timer | None = None
+        self.faults: list[Fault] = []
+        self._fault_plan: FaultPlan | None = None
+        self._fault_rng = random.Random(0)
+        self._chat_holds: dict[int | str, float] = {}  # chat -> monotonic end of a 429 wait
 
     # ==== lifecycle =============================================================================
 
-    def start(self) -> None:
-        """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.fake = self
-        self._server = server
-        port = server.server_address[1]
-        self.base_url = f"http://127.0.0.1:{port}/bot"
-        self.base_file_url = f"http://127.0.0.1:{port}/file/bot"
+    def start(self, *, down: bool = False) -> None:
+        """Bind 127.0.0.1 on a free port and serve in a daemon thread. With down=True the port
+        is reserved (base_url is known) but refuses connections until ``set_down(False)`` or
+        ``up_after(seconds)``: a bot started now meets a Telegram that comes up late."""
         self._stopping = False
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05},
-            name="fakebotapi", daemon=True,
-        )
-        self._thread.start()
+        self._server = self._bind(0)
+        self._port = self._server.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self._port}/bot"
+        self.base_file_url = f"http://127.0.0.1:{self._port}/file/bot"
+        self._down = "refuse" if down else None
+        if not down:
+            self._listen()
         self._delivery = threading.Thread(target=self._deliver_webhooks, name="fakebotapi-webhook",
                                           daemon=True)
         self._delivery.start()
@@ -154,11 +183,13 @@ class FakeBotAPI(TelegramMethods):
         it in order, as Telegram does, retrying until the bot answers 2xx."""
         while True:
             with self._cond:
-                while not self._stopping and not (self._webhook and self.webhook_proxy and self._updates):
+                while not self._stopping and (self._down or not (
+                        self._webhook and self.webhook_proxy and self._updates)):
                     self._cond.wait(0.5)
                 if self._stopping:
                     return
                 update = self._updates[0]
+                self._note_delivered([update])
                 hook = dict(self._webhook)
                 target = self.webhook_proxy.rstrip("/") + urlsplit(hook["url"]).path
             headers = {"Content-Type": "application/json"}
@@ -183,11 +214,15 @@ class FakeBotAPI(TelegramMethods):
 
     def stop(self) -> None:
         """Stop serving; waiting long polls return at once."""
+        if self._up_timer is not None:
+            self._up_timer.cancel()
+            self._up_timer = None
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
         if self._server is not None:
-            self._server.shutdown()
+            if self._thread is not None:
+                self._server.shutdown()
             self._server.server_close()
             self._server = None
         if self._thread is not None:
@@ -196,6 +231,91 @@ class FakeBotAPI(TelegramMethods):
         if self._delivery is not None:
             self._delivery.join(timeout=6)
             self._delivery = None
+
+    def _bind(self, port: int) -> _Server:
+        """A server bound to 127.0.0.1:port that does not listen yet (connections are refused
+        while the port stays ours)."""
+        server = _Server(("127.0.0.1", port), _Handler, bind_and_activate=False)
+        server.fake = self
+        try:
+            server.server_bind()
+        except OSError:
+            server.server_close()
+            raise
+        return server
+
+    def _listen(self) -> None:
+        self._server.server_activate()
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+            name="fakebotapi", daemon=True,
+        )
+        self._thread.start()
+
+    def _unlisten(self) -> None:
+        """Stop accepting and cut every open connection, as when the server process dies; the
+        port stays bound (not listening), so new connections are refused."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+        self._thread = None
+        self._server = self._bind(self._port)
+        with self._lock:
+            open_connections = list(self._connections)
+        for sock in open_connections:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _track_connection(self, sock: socket.socket, *, open_: bool) -> None:
+        with self._lock:
+            if open_:
+                self._connections.add(sock)
+            else:
+                self._connections.discard(sock)
+
+    def set_down(self, down: bool = True, *, how: str = "refuse") -> None:
+        """Make Telegram unreachable (down=True) or bring it back (down=False).
+
+        how="refuse": the port stops listening and open connections are cut: new requests get
+        "connection refused" (PTB: NetworkError "httpx.ConnectError: All connection attempts
+        failed"), requests in flight, long polls included, see the connection closed
+        (NetworkError "httpx.RemoteProtocolError: Server disconnected ..." or "ReadError").
+        how="502": the port stays open and every request gets nginx's HTML "502 Bad Gateway"
+        page, as api.telegram.org does when its back ends are down (PTB: NetworkError "Bad
+        Gateway (502). Parsing the server response ... failed"). Nothing is recorded in
+        ``requests`` while down: the requests never reach Telegram."""
+        if how not in ("refuse", "502"):
+            raise ValueError("how is 'refuse' or '502'")
+        if self._stopping:
+            return  # an up_after timer that fired while the fake stops
+        if self._server is None:
+            raise RuntimeError("start() the fake first")
+        with self._cond:
+            self._down = how if down else None
+            self._cond.notify_all()  # long polls end (and are cut)
+        listening = self._thread is not None
+        if self._down == "refuse" and listening:
+            self._unlisten()
+        elif self._down != "refuse" and not listening:
+            self._listen()
+        with self._cond:
+            self._last_activity = time.monotonic()
+            self._cond.notify_all()
+
+    def up_after(self, seconds: float) -> None:
+        """Bring the API up ``seconds`` from now (from a timer thread), for start-up tests that
+        block in the bot's start while Telegram is unreachable."""
+        if self._up_timer is not None:
+            self._up_timer.cancel()
+        self._up_timer = threading.Timer(seconds, self.set_down, args=(False,))
+        self._up_timer.daemon = True
+        self._up_timer.start()
+
+    @property
+    def is_down(self) -> bool:
+        return self._down is not None
 
     def __enter__(self) -> "FakeBotAPI":
         self.start()
@@ -262,11 +382,7 @@ class FakeBotAPI(TelegramMethods):
                                   thread=message_thread_id)
             m.text = text
             m.reply_to_message_id = reply_to
-            m.entities = [
-                {"type": "bot_command", "offset": utf16_len(text[: mt.start()]),
-                 "length": utf16_len(mt.group(0))}
-                for mt in _COMMAND_RE.finditer(text)
-            ]
+            m.entities = command_entities(text)
             msg = self._message_dict(m)
             if self._bot_sees(chat, m):
                 self._enqueue("message", msg)
@@ -299,8 +415,7 @@ class FakeBotAPI(TelegramMethods):
                 raise ValueError(f"no message {message_id} in chat {chat_id} to press on")
             if chat.type == "private" and chat.id != user_id:
                 raise ValueError("a user can only press buttons in their own private chat")
-            qid = str(self._rng.randrange(10**17, 10**18))
-            self._queries[qid] = QueryRec(qid, user_id, chat_id, message_id, data)
+            qid = self._new_query(user_id, chat_id, message_id, data)
             query = {
                 "id": qid,
                 "from": user.to_dict(),
@@ -419,6 +534,38 @@ class FakeBotAPI(TelegramMethods):
         with self._lock:
             return [q.id for q in self._queries.values() if q.answer is None]
 
+    def callback_stats(self) -> list[CallbackStats]:
+        """Every callback query in press order: when it was pressed and first handed to the
+        bot, each answerCallbackQuery the fake performed (0, 1, 2+), whether Telegram would
+        have taken the answer and whether it came too late."""
+        with self._lock:
+            return [CallbackStats(q.id, q.user_id, q.chat_id, q.data, q.pressed_at,
+                                  q.delivered_at, tuple(q.answer_times),
+                                  accepted=q.answer is not None, late=q.refused_late)
+                    for q in self._queries.values()]
+
+    def answer_latencies(self) -> list[float]:
+        """Seconds from handing each press to the bot to its first answer, in press order (a
+        cheap press->answer benchmark; presses not delivered or not answered are left out)."""
+        return [s.latency for s in self.callback_stats() if s.latency is not None]
+
+    def _new_query(self, user_id: int, chat_id: int | None, message_id: int | None,
+                   data: str | None, qid: str | None = None) -> str:
+        """Register a callback query (call with the lock held); returns its id."""
+        qid = qid or str(self._rng.randrange(10**17, 10**18))
+        self._queries[qid] = QueryRec(qid, user_id, chat_id, message_id, data,
+                                      pressed_at=time.monotonic())
+        return qid
+
+    def _note_delivered(self, updates: list[dict]) -> None:
+        """Stamp the first delivery of each callback query (lock held)."""
+        now = time.monotonic()
+        for update in updates:
+            query = update.get("callback_query")
+            q = self._queries.get(query.get("id")) if isinstance(query, dict) else None
+            if q is not None and q.delivered_at is None:
+                q.delivered_at = now
+
     def commands(self, scope: dict | None = None, language_code: str = "") -> list[dict]:
         """The commands stored by setMyCommands for a scope and language."""
         with self._lock:
@@ -512,13 +659,93 @@ class FakeBotAPI(TelegramMethods):
                 "error": (error_code, description, parameters or None),
             })
 
+    def set_faults(self, rate: float = 0.1, kinds: tuple[str, ...] = DEFAULT_KINDS, *,
+                   seed: int = 0, methods: set[str] | None = None,
+                   exclude: set[str] | frozenset[str] = frozenset({"getUpdates"}),
+                   retry_after: int = 1, slow_seconds: float = 6.0) -> None:
+        """Fault mode: from now on a `rate` share of the bot's requests fail (see faults.py for
+        what each kind looks like). methods: only these (Bot API names); exclude: never these
+        (getUpdates by default, so updates keep flowing). rate=0 turns fault mode off; the
+        record in `faults` stays."""
+        plan = FaultPlan(rate, tuple(kinds), None if methods is None else frozenset(methods),
+                         frozenset(exclude), retry_after, slow_seconds)
+        for name in (plan.methods or set()) | plan.exclude:
+            if self.spec.canonical_method(name) != name:
+                raise ValueError(f"no Bot API method {name!r}")
+        with self._lock:
+            self._fault_plan = plan if rate > 0 else None
+            self._fault_rng = random.Random(seed)
+
+    def clear_faults(self) -> None:
+        """Fault mode off and every chat's 429 wait forgotten (the record in `faults` stays)."""
+        with self._lock:
+            self._fault_plan = None
+            self._chat_holds.clear()
+
+    def faults_by_kind(self) -> dict[str, int]:
+        """How many faults of each kind happened ("429" counts chat holds too)."""
+        counts: dict[str, int] = {}
+        with self._lock:
+            for fault in self.faults:
+                counts[fault.kind] = counts.get(fault.kind, 0) + 1
+        return counts
+
+    def _strike(self, method: str, params: dict, now: float, req: Request) -> str | None:
+        """Draw this request's fault (lock held): raises the 429 or 500, returns "drop_before",
+        or marks the request "slow"/"drop" to be performed and then hidden; None: no fault."""
+        plan = self._fault_plan
+        kind = draw_fault(plan, self._fault_rng, method) if plan else None
+        if kind is None:
+            return None
+        chat_id = params.get("chat_id")
+        if kind == "429":
+            wait = plan.retry_after
+            if chat_id is not None:
+                self._chat_holds[chat_id] = now + wait
+            self._record_fault(req, "429", applied=False, retry_after=wait)
+            raise _too_many_requests(wait)
+        if kind == "500":
+            self._record_fault(req, "500", applied=False)
+            raise ApiError(500, "Internal Server Error")
+        if kind == "drop_before":
+            req.description = "connection dropped before the call"
+            self._record_fault(req, "drop", applied=False)
+            return kind
+        req.fault = "slow" if kind == "slow" else "drop"
+        return kind
+
+    def _record_fault(self, req: Request, kind: str, *, applied: bool,
+                      retry_after: int | None = None, held: bool = False) -> None:
+        req.fault = kind
+        self.faults.append(Fault(req.method, kind, applied, req.chat_id, req.time,
+                                 retry_after=retry_after, held=held, request=req))
+
+    def _hidden_answer(self, req: Request) -> str | None:
+        """After a performed call: "slow" or "drop" when fault mode hides its answer (and the
+        fault is recorded with whether the call took effect), else None."""
+        if req.fault not in ("slow", "drop"):
+            return None
+        with self._lock:
+            self._record_fault(req, req.fault, applied=req.ok)
+            if req.ok and req.method == "answerCallbackQuery":
+                q = self._queries.get(req.params.get("callback_query_id"))
+                if q is not None:
+                    q.answer_unseen = True
+        return req.fault
+
     # ==== HTTP ==================================================================================
 
     def _serve(self, h: BaseHTTPRequestHandler) -> None:
+        if self._down == "refuse":  # a kept-alive connection to a server that went away
+            h.close_connection = True
+            return
         try:
             body = _read_body(h)
         except (ValueError, OSError):
             h.close_connection = True
+            return
+        if self._down == "502":
+            _respond_bad_gateway(h)
             return
         url = urlsplit(h.path)
         path = unquote(url.path)
@@ -575,11 +802,39 @@ class FakeBotAPI(TelegramMethods):
                 raise ValueError(f"unsupported Content-Type {ctype!r}")
         except (ValueError, UnicodeDecodeError) as exc:
             problems.append(f"can't parse the request body: {exc}")
-        status, payload = self._dispatch(method, raw, uploads, json_body, problems)
+        status, payload, hidden = self._dispatch(method, raw, uploads, json_body, problems)
+        self._answer(h, status, payload, hidden)
+
+    def _answer(self, h: BaseHTTPRequestHandler, status: int, payload: dict,
+                hidden: str | None) -> None:
+        """Send the answer, unless a fault (slow, drop) or an outage swallows it."""
+        if hidden == "slow":
+            self._wait_slow()
+        if hidden == "drop" or self._down == "refuse":
+            h.close_connection = True  # closed without a status line
+            return
+        if self._down == "502":
+            _respond_bad_gateway(h)
+            return
         _respond(h, status, payload)
 
+    def _wait_slow(self) -> None:
+        """Hold a slow answer for the plan's slow_seconds (less if the fake stops or goes
+        down); the request counts as in flight meanwhile, so settle() waits for it."""
+        plan = self._fault_plan
+        seconds = plan.slow_seconds if plan else FaultPlan(0.0).slow_seconds
+        with self._cond:
+            self._inflight += 1
+            try:
+                self._cond.wait_for(lambda: self._stopping or self._down is not None, seconds)
+            finally:
+                self._inflight -= 1
+                self._last_activity = time.monotonic()
+
     def _dispatch(self, method: str, raw: dict[str, Any], uploads: dict[str, Upload],
-                  json_body: bool, problems: list[str]) -> tuple[int, dict]:
+                  json_body: bool, problems: list[str]) -> tuple[int, dict, str | None]:
+        """Perform one request; returns (status, payload, hidden) where hidden is "slow" or
+        "drop" when fault mode swallows the answer."""
         is_poll = method.lower() == "getupdates"
         now = time.monotonic()
         shown = {k: (v.content if isinstance(v, Upload) else v) for k, v in raw.items()}
@@ -609,7 +864,9 @@ class FakeBotAPI(TelegramMethods):
             handler = getattr(self, "_m_" + canonical, None)
             with self._lock:
                 self._take_injection(canonical, params)
-                self._flood_control(canonical, params, now)
+                self._flood_control(canonical, params, now, req)
+                if self._strike(canonical, params, now, req) == "drop_before":
+                    return 0, {}, "drop"
                 if handler is None:
                     raise ApiError(
                         400, f"Bad Request: method {canonical} is not implemented by the fake",
@@ -621,7 +878,7 @@ class FakeBotAPI(TelegramMethods):
                     self.violations.append(f"fake Bot API bug in {canonical}: {'; '.join(bugs)}")
             req.ok = True
             req.result = result
-            return 200, {"ok": True, "result": result}
+            return 200, {"ok": True, "result": result}, self._hidden_answer(req)
         except ApiError as err:
             req.ok = False
             req.error_code = err.code
@@ -639,7 +896,7 @@ class FakeBotAPI(TelegramMethods):
             payload = {"ok": False, "error_code": err.code, "description": err.description}
             if err.parameters:
                 payload["parameters"] = err.parameters
-            return err.code, payload
+            return err.code, payload, self._hidden_answer(req)
         except Exception:  # a bug in the fake itself: make it loud, keep serving
             trace = traceback.format_exc()
             req.ok = False
@@ -647,7 +904,8 @@ class FakeBotAPI(TelegramMethods):
             req.description = "Internal Server Error"
             with self._lock:
                 self.violations.append(f"fake Bot API bug: {req.method} crashed:\n{trace}")
-            return 500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}
+            return 500, {"ok": False, "error_code": 500,
+                         "description": "Internal Server Error"}, None
         finally:
             if not is_poll:
                 with self._lock:
@@ -666,18 +924,30 @@ class FakeBotAPI(TelegramMethods):
             code, description, parameters = inj["error"]
             raise ApiError(code, description, parameters=parameters, injected=True)
 
-    def _flood_control(self, method: str, params: dict, now: float) -> None:
+    def _flood_control(self, method: str, params: dict, now: float, req: Request) -> None:
+        """429 for a write to a chat still waiting out a fault-mode 429 (Telegram refuses
+        until retry_after has passed), or beyond `flood_limit` writes a minute to a group."""
         chat_id = params.get("chat_id")
-        if (self.flood_limit is None or not _is_write(method) or not isinstance(chat_id, int)
-                or chat_id >= 0):
+        if not _is_write(method) or chat_id is None:
+            return
+        until = self._chat_holds.get(chat_id)
+        if until is not None and now < until:
+            wait = max(1, math.ceil(until - now))
+            self._record_fault(req, "429", applied=False, retry_after=wait, held=True)
+            raise _too_many_requests(wait)
+        if self.flood_limit is None or not isinstance(chat_id, int) or chat_id >= 0:
             return
         recent = sorted(r.time for r in self.requests
                         if r.ok and r.chat_id == chat_id and _is_write(r.method)
                         and now - r.time < 60.0)
         if len(recent) >= self.flood_limit:
             wait = max(1, math.ceil(60.0 - (now - recent[-self.flood_limit])))
-            raise ApiError(429, f"Too Many Requests: retry after {wait}",
-                           parameters={"retry_after": wait})
+            raise _too_many_requests(wait)
+
+
+def _too_many_requests(wait: int) -> ApiError:
+    return ApiError(429, f"Too Many Requests: retry after {wait}",
+                    parameters={"retry_after": wait})
 
 # ==== HTTP helpers ==============================================================================
 
@@ -732,6 +1002,16 @@ def _parse_multipart(body: bytes, content_type: str) -> list[Upload]:
         parts.append(Upload(str(name), filename if filename is None else str(filename), content,
                             h.get_content_type() if h.get("content-type") else None))
     return parts
+
+
+_BAD_GATEWAY_PAGE = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+                     b"<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0"
+                     b"</center>\r\n</body>\r\n</html>\r\n")
+
+
+def _respond_bad_gateway(h: BaseHTTPRequestHandler) -> None:
+    """What api.telegram.org's nginx answers while the Bot API behind it is down."""
+    _respond_raw(h, 502, _BAD_GATEWAY_PAGE, "text/html")
 
 
 def _respond(h: BaseHTTPRequestHandler, status: int, payload: dict) -> None:

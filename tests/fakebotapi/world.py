@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Request", "Message", "UserRec", "ChatRec", "FileRec", "QueryRec"]
+__all__ = ["Request", "Message", "UserRec", "ChatRec", "FileRec", "QueryRec", "Fault",
+           "CallbackStats"]
 
 
 @dataclass
@@ -21,6 +22,7 @@ class Request:
     description: str | None = None
     parameters: dict[str, Any] | None = None  # ResponseParameters of an error
     injected: bool = False  # the error came from fail_next()
+    fault: str | None = None  # "429", "500", "slow" or "drop" when fault mode hit this request
     violation: str | None = None  # the strictness violation this request committed
     ignored: list[str] = field(default_factory=list)  # PTB Defaults params the method lacks
 
@@ -53,6 +55,8 @@ class Message:
     date: int
     from_bot: bool
     sender: dict | None  # the User dict in "from" (None for some service messages)
+    sender_chat: dict | None = None  # the Chat a message was sent on behalf of (anonymous
+    # admins, channels), as in Message.sender_chat
     text: str | None = None  # plain text after entity parsing (what people see)
     entities: list[dict] = field(default_factory=list)
     raw_text: str | None = None  # the text exactly as the bot sent it (e.g. HTML source)
@@ -155,8 +159,57 @@ class FileRec:
 class QueryRec:
     id: str
     user_id: int
-    chat_id: int
-    message_id: int
-    data: str
-    answer: dict | None = None
-    answers: int = 0
+    chat_id: int | None  # None for a press on an inline message
+    message_id: int | None
+    data: str | None
+    pressed_at: float = 0.0  # time.monotonic() of the press
+    delivered_at: float | None = None  # first handed to the bot (getUpdates or webhook)
+    answer: dict | None = None  # the accepted answer's parameters
+    answers: int = 0  # answerCallbackQuery calls that reached the fake's method
+    answer_times: list[float] = field(default_factory=list)  # time.monotonic() of each call
+    refused_late: bool = False  # the first answer came after the answer timeout
+    answer_unseen: bool = False  # the accepted answer was applied but a fault hid its reply
+
+
+@dataclass(frozen=True)
+class CallbackStats:
+    """What happened to one callback query: when it was pressed, delivered, answered."""
+
+    id: str
+    user_id: int
+    chat_id: int | None
+    data: str | None
+    pressed_at: float
+    delivered_at: float | None
+    answer_times: tuple[float, ...]  # every answerCallbackQuery call the fake performed
+    accepted: bool  # Telegram took an answer (the first, in time and only once)
+    late: bool  # the first answer came after the answer timeout and was refused
+
+    @property
+    def times_answered(self) -> int:
+        return len(self.answer_times)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from delivery to the bot to its first answer (None if either is missing)."""
+        if self.delivered_at is None or not self.answer_times:
+            return None
+        return self.answer_times[0] - self.delivered_at
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One request that fault mode (or a chat still in its 429 wait) made fail.
+
+    ``applied`` says whether the fake performed the call anyway: a dropped or slow answer may
+    hide a message that was really sent, exactly as on Telegram, so a test can tell "the fault
+    swallowed the answer" from a bot bug."""
+
+    method: str
+    kind: str  # "429", "500", "slow", "drop"
+    applied: bool
+    chat_id: int | str | None
+    time: float  # time.monotonic()
+    retry_after: int | None = None  # for 429
+    held: bool = False  # a 429 because the chat was still within an earlier retry_after
+    request: Request | None = field(default=None, compare=False, repr=False)
