@@ -43,7 +43,7 @@ async def _measure(games: int, rounds: int) -> dict[str, float]:
         for chat in chats:
             fake.user_presses(people[chat][0].id, chat, lobbies[chat].message_id, button_data(lobbies[chat], text="Start"))
         await runner.idle(timeout=300)
-        by_chat = {g.chat_id: g for g in runner.service.games.values()}
+        by_chat = {g.chat_id: g for g in await runner.games()}
         answer_lat: list[float] = []
         edit_lat: list[float] = []
         chooser = random.Random(1)
@@ -55,7 +55,7 @@ async def _measure(games: int, rounds: int) -> dict[str, float]:
                 game = by_chat[chat]
                 if game.status != "running":
                     continue
-                state = runner.service.states[game.id]
+                state = runner.bot.book.state(game.id)
                 seat = lucky.current_player(state)
                 options = [lucky.encode_action(a) for a in lucky.legal_actions(state, seat)]
                 code = chooser.choice(options)

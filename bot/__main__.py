@@ -105,10 +105,10 @@ async def _check_token(config) -> None:
 
 async def _status() -> list[dict]:
     from engines import registry
-    from bot.storage import Storage
+    from bot.store_sqlite import SqliteStore
 
     config = from_env(need_token=False)
-    storage = await Storage(config.db_path).open()
+    storage = await SqliteStore(config.db_path).open()
     try:
         out = []
         for game in await storage.all_games():

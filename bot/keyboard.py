@@ -1,9 +1,15 @@
 """The one place where inline keyboards and callback_data are built and checked.
 
 callback_data is ``<game>:<turn>:<action>``: the game's short id (base 36), the engine's turn
-number (``-`` where a button does not depend on the turn, e.g. lobby buttons) and a short
-action. Telegram allows 1-64 bytes, 8 buttons a row and 100 a keyboard; we check here so a
-bad keyboard fails in our code, not in front of players.
+number (``-`` where a button does not depend on the turn) and a short action. Turn-free
+actions start with ``!`` (lobby, rematch) or ``?`` (a pop-up such as "my goal"); every other
+action is a move or a step of composing one and carries the turn it was drawn for. The menu's
+buttons use the game id ``0``. Telegram allows 1-64 bytes, 8 buttons a row and 100 a keyboard;
+we check here so a bad keyboard fails in our code, not in front of players.
+
+The three kinds of presses have anchored patterns (``MENU_PATTERN``, ``LOBBY_PATTERN``,
+``GAME_PATTERN``) that the handlers route by; ``\\Z`` rather than ``$``, which would also match
+before a trailing newline.
 """
 from __future__ import annotations
 
@@ -16,7 +22,14 @@ MAX_DATA_BYTES = 64
 MAX_ROW = 8
 MAX_BUTTONS = 100
 
-_DATA_RE = re.compile(r"^([0-9a-z]{1,12}):(-|\d{1,9}):([\x21-\x7e]{1,48})$")
+MENU = "0"  # the "game id" of the game menu's buttons (real ids start at 1)
+
+_GAME = r"[0-9a-z]{1,12}"
+_ACTION = r"[\x21-\x7e]{1,48}"
+MENU_PATTERN = re.compile(rf"^{MENU}:-:(?:n\.[a-z]{{1,12}}|l\.[a-z]{{2}})\Z")
+LOBBY_PATTERN = re.compile(rf"^{_GAME}:-:!{_ACTION}\Z")  # lobby buttons and Rematch
+GAME_PATTERN = re.compile(rf"^{_GAME}:(?:\d{{1,9}}:(?![!?])|-:\?){_ACTION}\Z")  # moves and pop-ups
+_DATA_RE = re.compile(rf"({_GAME}):(-|\d{{1,9}}):({_ACTION})")
 
 
 @dataclass(frozen=True)
@@ -30,20 +43,31 @@ class Press:
 
 def data(game: str, turn: int | None, action: str) -> str:
     text = f"{game}:{'-' if turn is None else turn}:{action}"
-    if len(text.encode()) > MAX_DATA_BYTES or not _DATA_RE.match(text):
-        raise ValueError(f"callback data {text!r} is not valid (≤ {MAX_DATA_BYTES} bytes, printable ASCII)")
+    if len(text.encode()) > MAX_DATA_BYTES or parse(text) is None:
+        raise ValueError(f"callback data {text!r} is not valid (≤ {MAX_DATA_BYTES} bytes, printable ASCII, "
+                         "a turn on every button but turn-free ones)")
     return text
 
 
 def parse(raw: str | None) -> Press | None:
-    """Parse callback data; None for anything that is not ours (garbage, foreign, too long)."""
+    """Parse callback data; None for anything that is not ours (garbage, foreign, too long, a
+    move without its turn)."""
     if not raw or len(raw.encode("utf-8", "replace")) > MAX_DATA_BYTES:
         return None
-    match = _DATA_RE.match(raw)
-    if not match:
+    if not (MENU_PATTERN.match(raw) or LOBBY_PATTERN.match(raw) or GAME_PATTERN.match(raw)):
         return None
-    game, turn, action = match.groups()
+    game, turn, action = _DATA_RE.fullmatch(raw).groups()
     return Press(game, None if turn == "-" else int(turn), action)
+
+
+@dataclass
+class Answer:
+    """How to answer a button press: a toast, a pop-up (``alert``), or a link to open."""
+
+    text: str | None = None
+    alert: bool = False
+    url: str | None = None
+    outcome: str = ""  # "joined" / "already" for callers that go on (the deep-link join)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from telegram import Bot, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
@@ -202,6 +202,24 @@ class Messenger:
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
         return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id))
+
+    # ---- questions and settings --------------------------------------------------------------
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group (False when Telegram cannot tell)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in ("creator", "administrator")
+
+    async def set_commands(self, commands: list[tuple[str, str]], *, scope, language_code: str | None) -> None:
+        """The command menu for a scope and language; a failure only costs the menu."""
+        try:
+            await self.bot.set_my_commands([BotCommand(name, text) for name, text in commands], scope=scope,
+                                           language_code=language_code)
+        except TelegramError as exc:
+            log.warning("could not set the command menu: %s", exc)
 
     # ---- answers (never paced: they are not chat messages) ----------------------------------
 

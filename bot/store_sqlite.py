@@ -1,20 +1,20 @@
-"""SQLite storage through aiosqlite: the source of truth for every game (memory is a cache).
+"""The game store on SQLite through aiosqlite: the source of truth (memory is only a cache).
 
 WAL mode; numbered migrations applied at start-up; one transaction per accepted action that
 appends to the action log and writes the new state with a version check (optimistic
-concurrency), committed before any message goes out.
+concurrency), committed before any message goes out. Implements ``bot.store.GameStore``.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
-OPEN_STATUSES = ("lobby", "running")
+from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion
 
 MIGRATIONS: list[str] = [
     # 1: the first schema.
@@ -93,86 +93,6 @@ MIGRATIONS: list[str] = [
 ]
 
 
-class StaleVersion(Exception):
-    """The game changed in the database since it was read."""
-
-
-class PlaceTaken(Exception):
-    """A lobby or running game already occupies this chat (or forum topic)."""
-
-    def __init__(self, game_id: int):
-        super().__init__(game_id)
-        self.game_id = game_id
-
-
-@dataclass
-class Seat:
-    seat: int
-    user_id: int
-    name: str
-    kind: str = "human"
-    dm_msg: int | None = None
-
-
-@dataclass
-class Game:
-    id: int
-    kind: str
-    chat_id: int
-    thread_id: int
-    status: str
-    host_id: int
-    options: dict[str, Any]
-    seed: int
-    state: dict[str, Any] | None
-    version: int
-    lobby_msg: int | None
-    table_msg: int | None
-    results_msg: int | None
-    last_events: list[dict[str, Any]]
-    outcome: dict[str, Any] | None
-    series_id: int | None
-    created: float
-    updated: float
-    idle_turns: int = 0
-    seats: list[Seat] = field(default_factory=list)
-
-    def seat_of(self, user_id: int) -> int | None:
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    @property
-    def short_id(self) -> str:
-        return to_base36(self.id)
-
-
-@dataclass
-class Series:
-    id: int
-    chat_id: int
-    kind: str
-    total: int
-    played: int
-    users: list[int]
-    points: dict[str, int]
-
-
-def to_base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
-
-
-def from_base36(text: str) -> int:
-    return int(text, 36)
-
-
 _GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
                  "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
                  "idle_turns")
@@ -190,7 +110,7 @@ def _game_from_row(row: Iterable[Any]) -> Game:
     )
 
 
-class Storage:
+class SqliteStore:
     """One aiosqlite connection; every write is a short transaction under one lock."""
 
     def __init__(self, path: str):
@@ -198,7 +118,7 @@ class Storage:
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
-    async def open(self) -> "Storage":
+    async def open(self) -> "SqliteStore":
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA synchronous=NORMAL")
@@ -212,29 +132,34 @@ class Storage:
             await self._db.close()
             self._db = None
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
     @property
     def db(self) -> aiosqlite.Connection:
         assert self._db is not None, "storage is not open"
         return self._db
 
     async def _migrate(self) -> None:
-        async with self._lock:
-            await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            cur = await self.db.execute("SELECT MAX(version) FROM schema_version")
-            current = (await cur.fetchone())[0] or 0
-            for number, script in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in script.split(";"):
-                        if statement.strip():
-                            await self.db.execute(statement)
-                    await self.db.execute("INSERT INTO schema_version VALUES (?)", (number,))
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            async with self._transaction() as db:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute("INSERT INTO schema_version VALUES (?)", (number,))
 
     async def schema_version(self) -> int:
         cur = await self.db.execute("SELECT MAX(version) FROM schema_version")
@@ -277,29 +202,22 @@ class Storage:
         return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
 
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
-                          options: dict[str, Any], seed: int, series_id: int | None = None,
-                          status: str = "lobby") -> Game:
+                          options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
         now = time.time()
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
+        try:
+            async with self._transaction() as db:
+                cur = await db.execute(
                     "INSERT INTO games (kind, chat_id, thread_id, status, host_id, options, seed, "
                     "created, updated, series_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (kind, chat_id, thread_id, status, host.user_id, json.dumps(options), seed, now,
+                    (kind, chat_id, thread_id, "lobby", host.user_id, json.dumps(options), seed, now,
                      now, series_id))
                 gid = cur.lastrowid
-                await self.db.execute(
+                await db.execute(
                     "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?,?,?,?,?)",
                     (gid, 0, host.user_id, host.name, host.kind))
-                await self.db.execute("COMMIT")
-            except aiosqlite.IntegrityError:
-                await self.db.execute("ROLLBACK")
-                existing = await self.open_game_at(chat_id, thread_id)
-                raise PlaceTaken(existing.id if existing else 0) from None
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        except aiosqlite.IntegrityError:
+            existing = await self.open_game_at(chat_id, thread_id)
+            raise PlaceTaken(existing.id if existing else 0) from None
         game = await self.get_game(gid)
         assert game is not None
         return game
@@ -311,52 +229,38 @@ class Storage:
         ``game.version`` must be the version that was read; on success it is incremented.
         """
         now = time.time()
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
-                    "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
-                    "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
-                    "WHERE id=? AND version=?",
-                    (game.status, game.host_id, json.dumps(game.options),
-                     json.dumps(game.state) if game.state is not None else None,
-                     json.dumps(game.last_events),
-                     json.dumps(game.outcome) if game.outcome is not None else None,
-                     game.series_id, game.idle_turns, now, game.id, game.version))
-                if cur.rowcount != 1:
-                    raise StaleVersion(game.id)
-                if action is not None:
-                    seat, code = action
-                    await self.db.execute(
-                        "INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
-                        (game.id, game.version, seat, code, now))
-                if seats_changed:
-                    await self.db.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
-                    await self.db.executemany(
-                        "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg) VALUES (?,?,?,?,?,?)",
-                        [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg) for s in game.seats])
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
+                "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
+                "WHERE id=? AND version=?",
+                (game.status, game.host_id, json.dumps(game.options),
+                 json.dumps(game.state) if game.state is not None else None,
+                 json.dumps(game.last_events),
+                 json.dumps(game.outcome) if game.outcome is not None else None,
+                 game.series_id, game.idle_turns, now, game.id, game.version))
+            if cur.rowcount != 1:
+                raise StaleVersion(game.id)
+            if action is not None:
+                seat, code = action
+                await db.execute(
+                    "INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
+                    (game.id, game.version, seat, code, now))
+            if seats_changed:
+                await db.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
+                await db.executemany(
+                    "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg) VALUES (?,?,?,?,?,?)",
+                    [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg) for s in game.seats])
         game.version += 1
         game.updated = now
 
     async def save_messages(self, game: Game) -> None:
         """Store message ids (not game logic: no version bump)."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                await self.db.execute(
-                    "UPDATE games SET lobby_msg=?, table_msg=?, results_msg=? WHERE id=?",
-                    (game.lobby_msg, game.table_msg, game.results_msg, game.id))
-                await self.db.executemany(
-                    "UPDATE seats SET dm_msg=? WHERE game_id=? AND seat=?",
-                    [(s.dm_msg, game.id, s.seat) for s in game.seats])
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=? WHERE id=?",
+                             (game.lobby_msg, game.table_msg, game.results_msg, game.id))
+            await db.executemany("UPDATE seats SET dm_msg=? WHERE game_id=? AND seat=?",
+                                 [(s.dm_msg, game.id, s.seat) for s in game.seats])
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         cur = await self.db.execute(
@@ -365,22 +269,14 @@ class Storage:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         """Re-key every game and the chat row of a group that became a supergroup."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))
-                ids = [r[0] for r in await cur.fetchall()]
-                await self.db.execute(
-                    "UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
-                    "WHERE chat_id=?", (new_chat_id, old_chat_id))
-                await self.db.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
-                await self.db.execute(
-                    "INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
-                    "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            cur = await db.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))
+            ids = [r[0] for r in await cur.fetchall()]
+            await db.execute("UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
+                             "WHERE chat_id=?", (new_chat_id, old_chat_id))
+            await db.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
+            await db.execute("INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
+                             "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
         return ids
 
     # ---- users and chats ---------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from bot.i18n import t
 from bot.keyboard import Button
-from bot.storage import Game
+from bot.store import Game
 
 
 def isolate(name: str) -> str:
@@ -174,10 +174,6 @@ class GameUI:
         """Events that happened in the engine's set-up and belong in the first caption (a die roll)."""
         return []
 
-    def auto_action(self, ctx: Ctx) -> Any | None:
-        """An action the bot applies by itself for the player to act (a forced draw), or None."""
-        return None
-
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         """Caption lines for recent engine events, oldest first."""
         return []
@@ -195,18 +191,6 @@ class GameUI:
             else:
                 run.append(e)
         return out + self.narrate(ctx, run)
-
-    # What the bot plays for a player whose time ran out: the first legal action whose class
-    # name is listed here (the cautious choice: bank, keep the rack), else the first legal one.
-    timeout_prefers: tuple[str, ...] = ()
-
-    def timeout_action(self, ctx: Ctx, seat: int) -> Any | None:
-        actions = ctx.eng.legal_actions(ctx.state, seat)
-        for name in self.timeout_prefers:
-            for action in actions:
-                if type(action).__name__ == name:
-                    return action
-        return actions[0] if actions else None
 
     def results(self, ctx: Ctx) -> str:
         raise NotImplementedError

@@ -30,7 +30,6 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 class UI(GameUI):
     kind = "genial"
     moves_in_private = True
-    timeout_prefers = ("Keep",)  # a player away keeps their rack
 
     # ---- group table ---------------------------------------------------------------------
 

@@ -20,7 +20,6 @@ QUIET = {"CentreRefilled", "TurnPassed"}
 
 class UI(GameUI):
     kind = "lucky"
-    timeout_prefers = ("Bank", "Take")  # a player away keeps what they drew, or ends the turn quietly
 
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()

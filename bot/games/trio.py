@@ -8,7 +8,7 @@ The player to act composes the move in their private message, one step per nav p
     "t<id>"     that tile's legal placements, numbered          ("t<id>p<page>": another page)
     "t<id>c<k>" placement k (1-based, as numbered) drawn in     Confirm = the engine's Lay
 
-A player who cannot lay any tile draws (or passes) automatically: ``auto_action``.
+A player who cannot lay any tile draws (or passes) automatically: ``bot.players.forced_move``.
 """
 from __future__ import annotations
 
@@ -164,13 +164,6 @@ class UI(GameUI):
         if seat is not None and where == "table":
             return Alert(t(ctx.lang, "Choose your tile in the private chat: tap 🔒 My tiles."))
         return super().press(ctx, seat, where, action)
-
-    def auto_action(self, ctx: Ctx):
-        """Draw (or pass) for the player to act when no tile of theirs can be laid."""
-        state = ctx.state
-        if state is not None and engine.must_draw(state):
-            return engine.Draw()
-        return None
 
     # ---- the end -----------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pathlib
 
 from telegram import Update
 
-from bot.app import build_application
+from bot.app import Tablebot
 from bot.config import Config
 
 
@@ -19,22 +19,34 @@ class BotRunner:
         self.fake = fake
         self.db_path = db_path
         self.config_overrides = config
+        self.bot: Tablebot | None = None
         self.app = None
 
-    @property
-    def tb(self):
-        return self.app.bot_data["tablebot"]
+    # ---- the games, through the bot's public objects ----------------------------------------
 
     @property
-    def service(self):
-        return self.tb.service
+    def store(self):
+        return self.bot.store
+
+    async def games(self) -> list:
+        """Every game the bot has stored, oldest first (open ones as the bot holds them now)."""
+        return [await self.bot.book.load(g.id) for g in await self.store.all_games()]
+
+    async def game(self, game_id: int):
+        return await self.bot.book.load(game_id)
+
+    async def state(self, game_id: int):
+        """The engine state of a game (as last committed)."""
+        game = await self.bot.book.load(game_id)
+        return self.bot.book.state(game.id)
 
     async def start(self) -> "BotRunner":
         settings = dict(token=self.fake.token, api_url=self.fake.base_url, file_url=self.fake.base_file_url,
                         db_path=str(self.db_path), group_writes_per_minute=10_000, group_fast_spacing=0.0,
                         poll_timeout=1)
         settings.update(self.config_overrides)
-        self.app = build_application(Config(**settings))
+        self.bot = Tablebot(Config(**settings))
+        self.app = self.bot.application
         await self.app.initialize()
         await self.app.post_init(self.app)
         await self.app.updater.start_polling(poll_interval=0.0, timeout=1,
@@ -50,6 +62,7 @@ class BotRunner:
             await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
+        await self.app.post_stop(self.app)
         await self.app.post_shutdown(self.app)
         await self.app.shutdown()
         self.app = None
@@ -58,7 +71,7 @@ class BotRunner:
         app = self.app
         return (self.fake.pending_updates() == 0 and app.update_queue.empty()
                 and app.update_processor.current_concurrent_updates == 0
-                and not self.service.jobs.busy)
+                and not self.bot.tables.jobs.busy)
 
     async def idle(self, timeout: float = 20.0) -> None:
         """Wait until every update sent so far was handled and the bot's background jobs ended."""
@@ -70,9 +83,9 @@ class BotRunner:
                 raise AssertionError("the bot did not become idle")
             await asyncio.sleep(0.01)
             stable = stable + 1 if self._quiet() else 0
-            if not self.service.jobs.busy:
+            if not self.bot.tables.jobs.busy:
                 continue
-            await self.service.jobs.drain()
+            await self.bot.tables.jobs.drain()
 
 
 def buttons(message) -> list[dict]:

@@ -33,17 +33,17 @@ async def play_cones(fake, runner, players: int, seed: int):
     answer = await last.press(GROUP, lobby.message_id, join)
     assert "start=j" in answer["url"]
     await last.start_private(answer["url"].split("start=")[1])
-    game = next(iter(runner.service.games.values()))
+    game = next(iter((await runner.games())))
     assert len(game.seats) == players
     await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
     assert game.status == "running"
-    goals = {s.user_id: cones.view(runner.service.states[game.id], s.seat)["goal"] for s in game.seats}
+    goals = {s.user_id: cones.view((await runner.state(game.id)), s.seat)["goal"] for s in game.seats}
     by_id = {p.id: p for p in people}
     rng = random.Random(seed)
     goal_answers = []
     presses = 0
     while game.status == "running":
-        state = runner.service.states[game.id]
+        state = (await runner.state(game.id))
         seat = cones.current_player(state)
         mover = by_id[game.seats[seat].user_id]
         table = fake.message(GROUP, game.table_msg)

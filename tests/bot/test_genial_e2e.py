@@ -44,7 +44,7 @@ async def start_group_game(fake, runner, players: int, extra: str = ""):
     for p in people[1:]:
         await p.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    game = next(g for g in runner.service.games.values() if g.chat_id == GROUP)
+    game = next(g for g in (await runner.games()) if g.chat_id == GROUP)
     assert game.status == "running"
     assert any("Racks were sent privately" in (m.text or "") + (m.caption or "") for m in fake.messages(GROUP))
     return game, people
@@ -56,7 +56,7 @@ def action_of(data: str) -> str:
 
 async def play_turn(fake, runner, game, by_id, rng: random.Random, *, swap: bool = True) -> dict:
     """The player to act composes one decision in the private chat by buttons; returns counters."""
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     seat = genial.current_player(state)
     person = by_id[game.seats[seat].user_id]
     seen = {"steps": 0, "swap": 0, "back": 0}
@@ -83,7 +83,7 @@ async def play_turn(fake, runner, game, by_id, rng: random.Random, *, swap: bool
         assert not answer.get("show_alert"), answer
         seen["steps"] += 1
         if not action_of(choice).startswith("~"):
-            assert genial.turn(runner.service.states[game.id]) == genial.turn(state) + 1
+            assert genial.turn((await runner.state(game.id))) == genial.turn(state) + 1
             return seen
     raise AssertionError("no decision after 12 presses")
 
@@ -126,10 +126,10 @@ async def test_two_players_play_a_whole_game_by_buttons_and_typed_moves(fake, ru
     # A few turns by buttons, then typed moves: a bad one gets a clear answer, a good one plays.
     for _ in range(3):
         await play_turn(fake, runner, game, by_id, rng)
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     while genial.view(state, genial.current_player(state))["pending"] != genial.PLACE:
         await play_turn(fake, runner, game, by_id, rng)
-        state = runner.service.states[game.id]
+        state = (await runner.state(game.id))
     seat = genial.current_player(state)
     person = by_id[game.seats[seat].user_id]
     other = by_id[game.seats[1 - seat].user_id]
@@ -149,7 +149,7 @@ async def test_two_players_play_a_whole_game_by_buttons_and_typed_moves(fake, ru
     ca, cb = genial.legal_placements(state, seat, 0)[0]
     before = genial.turn(state)
     await person.say(person.id, f"1 {genial.cell_label(ca, radius)} {genial.cell_label(cb, radius)}")
-    assert genial.turn(runner.service.states[game.id]) == before + 1
+    assert genial.turn((await runner.state(game.id))) == before + 1
     assert "placed" in fake.message(GROUP, game.table_msg).caption
 
     total = await play(fake, runner, game, people, rng)
@@ -167,7 +167,7 @@ async def test_two_players_play_a_whole_game_by_buttons_and_typed_moves(fake, ru
 
 async def test_four_player_teams_play_with_swap_decisions(fake, runner):
     game, people = await start_group_game(fake, runner, 4, "team")
-    assert runner.service.states[game.id].options.team
+    assert (await runner.state(game.id)).options.team
     rng = random.Random(3)
     total = await play(fake, runner, game, people, rng)
     assert game.status == "finished" and total["turns"] >= 60
@@ -190,17 +190,17 @@ async def test_solo_in_the_private_chat_is_played_on_the_table(fake, runner):
     solo = Player(fake, runner, 9, "Solo")
     await solo.start_private()
     await solo.say(solo.id, "/new genial")
-    game = next(g for g in runner.service.games.values() if g.chat_id == solo.id)
+    game = next(g for g in (await runner.games()) if g.chat_id == solo.id)
     assert game.status == "running" and len(game.seats) == 1
     rng = random.Random(1)
     moves = 0
     while game.status == "running":
         if moves == 10:  # a typed move works in solo too ("F7 F8": the drawn tile)
-            state = runner.service.states[game.id]
+            state = (await runner.state(game.id))
             ca, cb = genial.legal_placements(state, 0, genial.view(state, 0)["drawn"])[0]
             before = genial.turn(state)
             await solo.say(solo.id, f"{genial.cell_label(ca, 5)} {genial.cell_label(cb, 5)}")
-            assert genial.turn(runner.service.states[game.id]) == before + 1
+            assert genial.turn((await runner.state(game.id))) == before + 1
             moves += 1
             continue
         table = fake.message(solo.id, game.table_msg)
@@ -227,9 +227,11 @@ async def test_ingenious_bonus_then_swap_decision(fake, runner):
     state = genial.position(2, seed=5, current=0, racks=[["oy", "oy", "yg", "gb", "bp", "yy"]],
                             scores=[[0, 17, 5, 5, 5, 5], [3, 3, 3, 3, 3, 3]], started=[True, True])
     game.state = genial.to_json(state)
-    runner.service.states[game.id] = state
-    runner.service.schedule_private_all(game.id, bump_current=True)
-    runner.service.schedule_table(game.id)
+    async with runner.bot.book.lock(game.id):
+        await runner.store.save_game(game)  # the position, committed as a move would be
+    runner.bot.book.put(game)
+    runner.bot.tables.schedule_private_all(game.id, bump_current=True)
+    runner.bot.tables.schedule_table(game.id)
     await runner.idle()
     person = by_id[game.seats[0].user_id]
     await person.say(person.id, "1 A5 A4")
@@ -240,13 +242,13 @@ async def test_ingenious_bonus_then_swap_decision(fake, runner):
     # no tile step: the rows of the board are offered at once
     assert all(len(b["text"]) == 1 for b in buttons(dm) if "callback_data" in b), buttons(dm)
     await play_turn(fake, runner, game, by_id, random.Random(2))
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     assert genial.view(state, 0)["pending"] == genial.SWAP
     old_rack = genial.view(state, 0)["rack"]
     dm = fake.message(person.id, game.seats[0].dm_msg)
     answer = await person.press(person.id, dm.message_id, button_data(dm, endswith=":S"))
     assert not answer.get("show_alert"), answer
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     assert genial.current_player(state) == 1 and genial.view(state, 0)["rack"] != old_rack
     caption = fake.message(GROUP, game.table_msg).caption
     assert "swapped the rack" in caption, caption

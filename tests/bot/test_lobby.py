@@ -12,8 +12,8 @@ GROUP = -100200
 BOT = "tablebot_test_bot"
 
 
-def the_game(runner, chat=GROUP):
-    return next(g for g in runner.service.games.values() if g.chat_id == chat)
+async def the_game(runner, chat=GROUP):
+    return next(g for g in (await runner.games()) if g.chat_id == chat)
 
 
 async def cones_lobby(fake, runner):
@@ -34,7 +34,7 @@ async def test_three_people_join_one_through_the_deep_link(fake, runner):
     assert "Cones" in lobby.text and "Anna" in lobby.text
     answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     assert answer["text"] == "Вы в игре."  # Boris reads Russian: answers use the presser's language
-    game = the_game(runner)
+    game = await the_game(runner)
     # Clara never opened the private chat: the press answers with a deep link, she is not in yet.
     answer = await clara.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     assert answer["url"] == f"https://t.me/{BOT}?start=j{game.short_id}"
@@ -67,7 +67,7 @@ async def test_host_or_admin_cancels_and_the_host_alone_sets_options(fake, runne
     await boris.press(GROUP, lobby.message_id, join)
     answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Equal"))
     assert answer["show_alert"]
-    game = the_game(runner)
+    game = await the_game(runner)
     assert game.options["equal"] is False
     # The same toggle pressed twice quickly sets the same value: no flip-flop.
     data = button_data(lobby, text="Equal")
@@ -89,22 +89,22 @@ async def running_cones(fake, runner):
     anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
     await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    game = the_game(runner)
+    game = await the_game(runner)
     players = {1: anna, 2: boris}
     return game, players, clara
 
 
-def snapshot(runner, game):
-    return (game.version, cones.to_json(runner.service.states[game.id]))
+async def snapshot(runner, game):
+    return (game.version, cones.to_json((await runner.state(game.id))))
 
 
 async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
     game, players, stranger = await running_cones(fake, runner)
     table = fake.message(GROUP, game.table_msg)
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     mover = players[game.seats[cones.current_player(state)].user_id]
     waiter = next(p for p in players.values() if p is not mover)
-    before = snapshot(runner, game)
+    before = await snapshot(runner, game)
     colour_data = button_data(table, text="×")
     # Garbage, a stranger, the player who waits, an unknown game, another chat's game.
     for who, data, chat, msg in [
@@ -116,20 +116,20 @@ async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
     ]:
         answer = await who.press(chat, msg, data)
         assert answer.get("show_alert"), (data, answer)
-        assert snapshot(runner, game) == before
+        assert await snapshot(runner, game) == before
     fake.add_group(-100999, "Elsewhere")
     await mover.say(-100999, "/help")
     other = fake.last_bot_message(-100999)
     answer = await mover.press(-100999, other.message_id, colour_data)
-    assert answer["show_alert"] and snapshot(runner, game) == before
+    assert answer["show_alert"] and await snapshot(runner, game) == before
     # A stranger pressing My goal learns nothing; a player sees only their own goal.
     goal_data = button_data(table, text="My goal")
     answer = await stranger.press(GROUP, table.message_id, goal_data)
     assert "not playing" in answer["text"]
     answer = await waiter.press(GROUP, table.message_id, goal_data)
-    own = cones.view(runner.service.states[game.id], game.seat_of(waiter.id))["goal"]
+    own = cones.view((await runner.state(game.id)), game.seat_of(waiter.id))["goal"]
     assert answer["show_alert"] and EMOJI[own] in answer["text"]
-    others = {cones.view(runner.service.states[game.id], s)["goal"] for s in range(2)} - {own}
+    others = {cones.view((await runner.state(game.id)), s)["goal"] for s in range(2)} - {own}
     assert not any(EMOJI[o] in answer["text"] for o in others)
     # The mover plays: colour, then a pile; the old colour button is then stale.
     await mover.press(GROUP, table.message_id, colour_data)
@@ -137,18 +137,18 @@ async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
     pile_data = next(b["callback_data"] for b in buttons(table) if b["text"].isdigit())
     answer = await mover.press(GROUP, table.message_id, pile_data)
     assert not answer.get("show_alert")
-    assert cones.turn(runner.service.states[game.id]) == 1
-    after = snapshot(runner, game)
+    assert cones.turn((await runner.state(game.id))) == 1
+    after = await snapshot(runner, game)
     answer = await mover.press(GROUP, table.message_id, pile_data)
     stale = "This button is from an earlier turn. Use the latest message."
     assert answer["show_alert"] and answer["text"] in (t("en", stale), t("ru", stale))
-    assert snapshot(runner, game) == after
+    assert await snapshot(runner, game) == after
 
 
 async def test_two_presses_at_once_apply_exactly_once(fake, runner):
     game, players, _ = await running_cones(fake, runner)
     table = fake.message(GROUP, game.table_msg)
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     seat = cones.current_player(state)
     mover = players[game.seats[seat].user_id]
     action = cones.legal_actions(state, seat)[0]
@@ -159,8 +159,8 @@ async def test_two_presses_at_once_apply_exactly_once(fake, runner):
     answers = [fake.callback_answer(q1), fake.callback_answer(q2)]
     assert all(a is not None for a in answers)
     assert sum(1 for a in answers if a.get("show_alert")) == 1
-    assert cones.turn(runner.service.states[game.id]) == 1
-    assert len(await runner.tb.storage.actions(game.id)) == 1
+    assert cones.turn((await runner.state(game.id))) == 1
+    assert len(await runner.store.actions(game.id)) == 1
 
 
 async def test_unknown_game_shows_the_menu_and_the_menu_opens_a_lobby(fake, runner):
@@ -172,7 +172,7 @@ async def test_unknown_game_shows_the_menu_and_the_menu_opens_a_lobby(fake, runn
     await anna.say(GROUP, "/new@tablebot_test_bot")
     menu = fake.last_bot_message(GROUP)
     await anna.press(GROUP, menu.message_id, button_data(menu, text="Cones"))
-    assert the_game(runner).kind == "cones"
+    assert (await the_game(runner)).kind == "cones"
     await anna.say(GROUP, "/new конусы")
     assert "already open" in fake.last_bot_message(GROUP).text
     await anna.say(GROUP, "/new cones frobnicate")
@@ -191,9 +191,9 @@ async def test_board_reposts_the_table_and_strips_the_old_buttons(fake, runner):
     assert buttons(fake.message(GROUP, game.table_msg))
     # A deleted table is posted again at the next move.
     fake.user_deletes_message(GROUP, game.table_msg)
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     seat = cones.current_player(state)
-    await runner.service.act(game.id, game.seats[seat].user_id, None, cones.legal_actions(state, seat)[0], "en")
+    await runner.bot.play.act(game.id, seat, None, cones.legal_actions(state, seat)[0])
     await runner.idle()
     assert fake.message(GROUP, game.table_msg) is not None
 
@@ -210,24 +210,24 @@ async def test_restart_in_the_middle_of_a_lobby_and_of_a_game(fake, tmp_path):
     await second.idle()
     await clara.start_private()
     await clara.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    game = the_game(second)
+    game = await the_game(second)
     assert [s.name for s in game.seats] == ["Anna", "Boris", "Clara"]
     await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    state = second.service.states[game.id]
+    state = (await second.state(game.id))
     seat = cones.current_player(state)
     action = cones.legal_actions(state, seat)[0]
     table_msg = game.table_msg
     await second.stop()
     third = await BotRunner(fake, db).start()
     await third.idle()
-    game = await third.service.load(game.id)
+    game = await third.bot.book.load(game.id)
     assert game.status == "running" and game.table_msg == table_msg
     players = {1: anna, 2: boris, 3: clara}
     mover = players[game.seats[seat].user_id]
     mover.runner = third
     answer = await mover.press(GROUP, table_msg, f"{game.short_id}:0:{cones.encode_action(action)}")
     assert not answer.get("show_alert"), answer
-    assert cones.turn(third.service.states[game.id]) == 1
+    assert cones.turn((await third.state(game.id))) == 1
     await third.stop()
 
 
@@ -240,18 +240,18 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(fake, runner):
     lobby = fake.last_bot_message(old_id)
     await boris.press(old_id, lobby.message_id, button_data(lobby, text="Join"))
     await anna.press(old_id, lobby.message_id, button_data(lobby, text="Start"))
-    game = the_game(runner, old_id)
+    game = await the_game(runner, old_id)
     fake.migrate_group(old_id, new_id)
     await runner.idle()
-    game = runner.service.games[game.id]
+    game = (await runner.game(game.id))
     assert game.chat_id == new_id
     table = fake.message(new_id, game.table_msg)
     assert table is not None and table.photo is not None
-    seat = runner.service.states[game.id].current
+    seat = (await runner.state(game.id)).current
     mover = anna if game.seats[seat].user_id == 1 else boris
     answer = await mover.press(new_id, table.message_id, button_data(table, text="Draw"))
     assert not answer.get("show_alert"), answer
-    status = await runner.tb.storage.open_game_at(new_id, 0)
+    status = await runner.store.open_game_at(new_id, 0)
     assert status is not None and status.id == game.id
 
 
@@ -263,10 +263,10 @@ async def test_flood_control_is_waited_out_and_presses_are_still_answered(fake, 
     lobby = fake.last_bot_message(GROUP)
     await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    game = the_game(runner)
+    game = await the_game(runner)
     fake.fail_next("editMessageMedia", error_code=429, description="Too Many Requests: retry after 1",
                    retry_after=1)
-    seat = runner.service.states[game.id].current
+    seat = (await runner.state(game.id)).current
     mover = anna if game.seats[seat].user_id == 1 else boris
     table = fake.message(GROUP, game.table_msg)
     qid = fake.user_presses(mover.id, GROUP, table.message_id, button_data(table, text="Draw"))
@@ -281,7 +281,7 @@ async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
     game, players, _ = await running_cones(fake, runner)
     fake.user_blocks_bot(2)
     fake.user_deletes_message(2, game.seats[game.seat_of(2)].dm_msg)
-    runner.service.schedule_private(game.id, game.seat_of(2), bump=True)
+    runner.bot.tables.schedule_private(game.id, game.seat_of(2), bump=True)
     await runner.idle()
     assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
 
@@ -297,7 +297,7 @@ async def test_blocking_the_bot_shows_on_the_table_at_once_and_unblocking_brings
     await runner.idle()
     assert "cannot write to" not in fake.message(GROUP, game.table_msg).caption
     assert seat.dm_msg != before, "the private message came again, at the bottom of the chat"
-    goal = cones.view(runner.service.states[game.id], seat.seat)["goal"]
+    goal = cones.view((await runner.state(game.id)), seat.seat)["goal"]
     assert colour(goal, "ru") in fake.message(2, seat.dm_msg).caption  # Boris reads Russian
 
 
@@ -306,10 +306,10 @@ async def test_a_bot_removed_from_the_group_closes_its_games_quietly(fake, runne
     fake.remove_bot_from_group(GROUP)
     await runner.idle()
     assert game.status == "cancelled"
-    stored = await runner.service.storage.get_game(game.id)
+    stored = await runner.store.get_game(game.id)
     assert stored.status == "cancelled"
     calls_to_group = len(fake.calls(chat_id=GROUP))
-    await runner.tb.turns.check(game.id, 10 ** 10)
+    await runner.bot.play.check_turn(game.id, 10 ** 10)
     await runner.idle()
     assert len(fake.calls(chat_id=GROUP)) == calls_to_group, "nothing is sent to a group the bot left"
 
@@ -320,7 +320,7 @@ async def test_forum_topics_each_hold_their_own_game(fake, runner):
     anna = Player(fake, runner, 1, "Anna")
     await anna.say(forum, "/new lucky", message_thread_id=11)
     await anna.say(forum, "/new cones", message_thread_id=22)
-    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    games = sorted((await runner.games()), key=lambda g: g.id)
     assert [(g.kind, g.thread_id) for g in games] == [("lucky", 11), ("cones", 22)]
     for g in games:
         assert fake.message(forum, g.lobby_msg).message_thread_id == g.thread_id

@@ -9,8 +9,8 @@ from tests.bot.harness import BotRunner, Player, button_data, buttons
 GROUP = -100100
 
 
-def table_message(fake, runner, chat=GROUP):
-    game = next(g for g in runner.service.games.values() if g.chat_id == chat and g.status == "running")
+async def table_message(fake, runner, chat=GROUP):
+    game = next(g for g in (await runner.games()) if g.chat_id == chat and g.status == "running")
     return game, fake.message(chat, game.table_msg)
 
 
@@ -28,14 +28,14 @@ async def play_by_buttons(fake, runner, players, rng, *, max_presses=3000, stop_
     """Press Draw/Bank/Take as the player to act until the game ends; return the press count."""
     by_id = {p.id: p for p in players}
     presses = 0
-    game, _ = table_message(fake, runner)
+    game, _ = await table_message(fake, runner)
     game_id = game.id
     while presses < max_presses:
-        game = runner.service.games[game_id]
+        game = (await runner.game(game_id))
         if game.status != "running":
             return presses
         table = fake.message(GROUP, game.table_msg)
-        seat = lucky.current_player(runner.service.states[game.id])
+        seat = lucky.current_player((await runner.state(game.id)))
         actor = by_id[game.seats[seat].user_id]
         datas = [b["callback_data"] for b in buttons(table) if "callback_data" in b]
         assert datas, "the player to act must have buttons"
@@ -66,7 +66,7 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
         p.runner = runner2
     await runner2.idle()
     await play_by_buttons(fake, runner2, players, rng)
-    game = next(iter(runner2.service.games.values()))
+    game = next(iter((await runner2.games())))
     assert game.status == "finished"
     results = fake.message(GROUP, game.results_msg)
     assert "results" in results.text
@@ -86,18 +86,18 @@ async def test_a_two_game_series_keeps_victory_points_and_offers_a_rematch(fake,
     await players[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
     rng = random.Random(11)
     await play_by_buttons(fake, runner, players, rng)
-    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    games = sorted((await runner.games()), key=lambda g: g.id)
     assert len(games) == 2 and games[0].status == "finished" and games[1].status == "running"
     first_results = fake.message(GROUP, games[0].results_msg).text
     assert "Series: game 1 of 2" in first_results and "next game starts" in first_results
     # Everyone starts once: the second game's first player is the first game's second seat.
     assert games[1].seats[0].user_id == games[0].seats[1].user_id
     await play_by_buttons(fake, runner, players, rng)
-    games = sorted(runner.service.games.values(), key=lambda g: g.id)
+    games = sorted((await runner.games()), key=lambda g: g.id)
     final = fake.message(GROUP, games[1].results_msg)
     assert "Series: game 2 of 2" in final.text and "Series won by" in final.text
-    series = await runner.tb.storage.series(games[1].series_id)
-    points = [lucky.victory_points(runner.service.states[g.id]) for g in games]
+    series = await runner.store.series(games[1].series_id)
+    points = [lucky.victory_points((await runner.state(g.id))) for g in games]
     for seat_user in (1, 2):
         expected = sum(p[g.seat_of(seat_user)] for p, g in zip(points, games))
         assert series.points[str(seat_user)] == expected
@@ -114,5 +114,5 @@ async def test_join_stops_at_the_maximum(fake, runner):
     lobby = await open_lobby(fake, runner, players[:4])
     answer = await players[4].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
     assert answer["show_alert"] and "full" in answer["text"]
-    game = next(iter(runner.service.games.values()))
+    game = next(iter((await runner.games())))
     assert len(game.seats) == 4

@@ -35,11 +35,11 @@ async def test_fast_presses_are_answered_at_once_and_table_edits_coalesce(fake, 
         lobby = fake.last_bot_message(GROUP)
         await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
         await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-        game = next(iter(runner.service.games.values()))
+        game = next(iter((await runner.games())))
         edits_before = len(fake.calls("editMessageMedia", chat_id=GROUP))
         presses = 0
         for _ in range(12):
-            state = runner.service.states[game.id]
+            state = (await runner.state(game.id))
             seat = lucky.current_player(state)
             if seat is None:
                 break
@@ -53,7 +53,7 @@ async def test_fast_presses_are_answered_at_once_and_table_edits_coalesce(fake, 
         edits = len(fake.calls("editMessageMedia", chat_id=GROUP)) - edits_before
         assert 1 <= edits < presses
         # The picture shows the final state: its caption names the player to act now.
-        seat = lucky.current_player(runner.service.states[game.id])
+        seat = lucky.current_player((await runner.state(game.id)))
         assert game.seats[seat].name in fake.message(GROUP, game.table_msg).caption
         assert fake.writes_per_minute(GROUP) <= 20
     finally:
@@ -86,10 +86,10 @@ async def test_an_idle_lobby_closes_after_the_chat_timeout(fake, runner):
     await anna.say(GROUP, "/lobbytimeout 10")
     assert "10" in fake.last_bot_message(GROUP).text
     await anna.say(GROUP, "/new trio")
-    game = next(iter(runner.service.games.values()))
-    assert await runner.tb.lobby.check_timeout(game.id, time.time() + 5 * 60) is not None
+    game = next(iter((await runner.games())))
+    assert await runner.bot.lobby.check_timeout(game.id, time.time() + 5 * 60) is not None
     assert game.status == "lobby"
-    assert await runner.tb.lobby.check_timeout(game.id, time.time() + 11 * 60) is None
+    assert await runner.bot.lobby.check_timeout(game.id, time.time() + 11 * 60) is None
     await runner.idle()
     assert game.status == "cancelled"
     assert "10 minutes" in fake.message(GROUP, game.lobby_msg).text

@@ -69,7 +69,7 @@ class Watch:
         self.file_ids: dict[str, bytes] = {}
 
     def hands(self, game) -> dict[int, list[int]]:
-        state = self.runner.service.states[game.id]
+        state = self.runner.bot.book.state(game.id)
         return {s.user_id: list(state.hands[s.seat]) for s in game.seats}
 
     def step(self, game) -> None:
@@ -114,7 +114,7 @@ async def start_game(fake, runner, people):
     answer = await people[0].press(GROUP, lobby.message_id,
                                    next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
     assert not answer.get("show_alert"), answer
-    game = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "running")
+    game = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "running")
     return game
 
 
@@ -124,7 +124,7 @@ def private_message(fake, game, seat):
 
 async def play_one_move(fake, runner, game, by_id, watch) -> None:
     """The player to act lays the first playable tile at its first place, by buttons."""
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     seat = trio.current_player(state)
     mover = by_id[game.seats[seat].user_id]
     # Everyone else sees their hand and no move buttons.
@@ -161,9 +161,9 @@ async def play_to_the_end(fake, runner, game, people, watch, max_moves=200) -> N
     raise AssertionError("the game did not end")
 
 
-def assert_results(fake, runner, game, people) -> None:
+async def assert_results(fake, runner, game, people) -> None:
     assert game.status == "finished"
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     results = fake.message(GROUP, game.results_msg)
     assert "results" in results.text
     for s in game.seats:
@@ -187,12 +187,12 @@ async def play_games_until_a_forced_draw(fake, runner, n: int) -> tuple[Watch, l
     game = await start_game(fake, runner, people)
     table = fake.message(GROUP, game.table_msg)
     link = next(b for b in buttons(table) if "url" in b)
-    assert link["url"] == f"https://t.me/{runner.tb.username}?start=g{game.short_id}"
+    assert link["url"] == f"https://t.me/{runner.bot.tables.bot_username}?start=g{game.short_id}"
     games = []
     for _ in range(6):
         await play_to_the_end(fake, runner, game, people, watch)
         watch.step(game)
-        assert_results(fake, runner, game, people)
+        await assert_results(fake, runner, game, people)
         games.append(game)
         if any("cannot lay a tile" in text for text in watch.group_texts):
             break
@@ -202,7 +202,7 @@ async def play_games_until_a_forced_draw(fake, runner, n: int) -> tuple[Watch, l
         lobby = fake.last_bot_message(GROUP)
         await people[0].press(GROUP, lobby.message_id,
                               next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
-        game = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "running")
+        game = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "running")
     return watch, games
 
 
@@ -230,7 +230,7 @@ async def test_waiting_players_get_no_move_buttons_and_a_stale_confirm_is_refuse
     people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
     game = await start_game(fake, runner, people)
     by_id = {p.id: p for p in people}
-    state = runner.service.states[game.id]
+    state = (await runner.state(game.id))
     seat = trio.current_player(state)
     mover, other = by_id[game.seats[seat].user_id], by_id[game.seats[1 - seat].user_id]
     waiting = private_message(fake, game, 1 - seat)
@@ -267,18 +267,18 @@ async def test_waiting_players_get_no_move_buttons_and_a_stale_confirm_is_refuse
     # The other player cannot use the move, even with the right turn number.
     answer = await other.press(other.id, waiting.message_id, confirm)
     assert answer["show_alert"] and "not your turn" in answer["text"]
-    turn = trio.turn(runner.service.states[game.id])
+    turn = trio.turn((await runner.state(game.id)))
     assert turn == trio.turn(state)
     answer = await mover.press(mover.id, dm.message_id, confirm)
     assert not answer.get("show_alert"), answer
-    after = trio.turn(runner.service.states[game.id])
+    after = trio.turn((await runner.state(game.id)))
     assert after > turn
     # The same Confirm again, now that the turn has passed: refused, nothing changes.
     answer = await mover.press(mover.id, dm.message_id, confirm)
     assert answer["show_alert"] and "earlier turn" in answer["text"]
-    assert trio.turn(runner.service.states[game.id]) == after
+    assert trio.turn((await runner.state(game.id))) == after
     # The mover now waits: no move buttons in their private message.
-    if game.status == "running" and trio.current_player(runner.service.states[game.id]) != seat:
+    if game.status == "running" and trio.current_player((await runner.state(game.id))) != seat:
         assert not callbacks(private_message(fake, game, seat))
 
 
@@ -339,6 +339,7 @@ def test_placements_come_in_pages_of_ten_with_global_numbers():
 
 def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     from bot.games.trio import UI
+    from bot.players import forced_move
     from engines.base import event_dict
     ui = UI()
     for seed in range(50):
@@ -346,7 +347,7 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
         events = []
         while not state.over:
             seat = state.current
-            action = ui.auto_action(adapter_ctx(state))
+            action = forced_move("trio", state)
             if action is None:
                 action = trio.legal_actions(state, seat)[0]
             state, new = trio.apply(state, seat, action)
@@ -363,7 +364,7 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     assert any("the pool is empty" in line and "passes" in line for line in passes)
     ru = ui.results(adapter_ctx(state, events[-12:], lang="ru"))
     assert "итоги" in ru and "Пул пуст" in ru
-    assert ui.auto_action(adapter_ctx(state)) is None
+    assert forced_move("trio", state) is None
 
 
 async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, runner):
@@ -376,14 +377,14 @@ async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, r
     lobby = fake.last_bot_message(GROUP)
     await people[1].press(GROUP, lobby.message_id,
                           next(b["callback_data"] for b in callbacks(lobby) if "Join" in b["text"]))
-    pending = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "lobby")
+    pending = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "lobby")
     pending.seed = next(s for s in range(1000) if trio.must_draw(trio.setup(2, None, s))
                         and not trio.must_draw(trio.apply(trio.setup(2, None, s), 0, trio.Draw())[0]))
     face = trio.setup(2, None, pending.seed).die
     await people[0].press(GROUP, lobby.message_id,
                           next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
-    game = next(g for g in runner.service.games.values() if g.chat_id == GROUP and g.status == "running")
-    assert game.id == pending.id and trio.turn(runner.service.states[game.id]) == 1
+    game = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "running")
+    assert game.id == pending.id and trio.turn((await runner.state(game.id))) == 1
     first = isolate(game.seats[0].name)
     await runner.idle()
     caption = fake.message(GROUP, game.table_msg).caption

@@ -1,0 +1,83 @@
+"""What a lobby message and the game menu show: pure functions of the game and a language."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines import registry
+from bot import keyboard
+from bot.games.base import View, isolate
+from bot.i18n import t
+from bot.keyboard import MENU, Button
+from bot.store import Game
+from bot.texts import game_name, option_hint, option_label, option_value_text
+
+
+@dataclass(frozen=True)
+class LobbyNote:
+    """A line under the player list: someone joined from the private chat ("joined", name), or
+    Start waits for people who never opened it ("waiting", names)."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str, bot_username: str) -> str:
+        if self.code == "joined":
+            return t(lang, "{name} joined from the private chat.", name=isolate(self.params["name"]))
+        return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
+                 names=", ".join(isolate(n) for n in self.params["names"]), bot=bot_username)
+
+
+def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str) -> tuple[View, Any]:
+    """The lobby: the game, its options, the players, and Join / Leave / Start / Cancel."""
+    info = registry.info(game.kind)
+    lines = [t(lang, "🎲 <b>{game}</b>: lobby", game=game_name(info, lang))]
+    host = next((s for s in game.seats if s.user_id == game.host_id), None)
+    if host is not None:
+        lines.append(t(lang, "Host: {name}", name=isolate(host.name)))
+    for opt in info.options:
+        value = game.options.get(opt.key, opt.default)
+        hint = option_hint(opt.key, lang)
+        if opt.kind == "bool":
+            shown = f"{option_value_text(opt, value, lang)} {option_label(opt.key, lang)}"
+        else:
+            shown = f"▪️ {option_label(opt.key, lang)}: {option_value_text(opt, value, lang)}"
+        lines.append(shown + (f" <i>({hint})</i>" if hint else ""))
+    lines.append("")
+    lines.append(t(lang, "Players ({n} of {min}-{max}):", n=len(game.seats), min=info.min_players,
+                   max=info.max_players))
+    for s in game.seats:
+        lines.append(f"{s.seat + 1}. {isolate(s.name)}")
+    if info.hidden_info:
+        lines.append("")
+        lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
+                       bot=bot_username))
+    if note is not None:
+        lines.append("")
+        lines.append(note.text(lang, bot_username))
+    rows: list[list[Button]] = [
+        [Button(t(lang, "✋ Join"), "!join", turn_free=True), Button(t(lang, "🚪 Leave"), "!leave", turn_free=True)],
+        [Button(t(lang, "▶️ Start"), "!start", turn_free=True), Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)],
+    ]
+    toggles = []
+    for opt in info.options:
+        value = game.options.get(opt.key, opt.default)
+        if opt.kind == "bool":
+            toggles.append(Button(f"{'✅' if value else '▫️'} {option_label(opt.key, lang)}",
+                                  f"!o.{opt.key}.{0 if value else 1}", turn_free=True))
+        else:
+            nxt = value + 1 if value < opt.maximum else opt.minimum
+            shown = option_value_text(opt, value, lang)
+            toggles.append(Button(f"{option_label(opt.key, lang)}: {shown} ▸", f"!o.{opt.key}.{nxt}",
+                                  turn_free=True))
+    rows += keyboard.chunk(toggles, 2)
+    if info.hidden_info:
+        rows.append([Button(t(lang, "💬 Open the private chat"),
+                            url=f"https://t.me/{bot_username}?start=j{game.short_id}")])
+    return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)
+
+
+def game_menu(lang: str) -> tuple[str, Any]:
+    """"Which game shall we play?" with a button per game."""
+    rows = [[Button(game_name(gi, lang), f"n.{gi.id}")] for gi in registry.all_infos()]
+    return t(lang, "Which game shall we play?"), keyboard.markup(MENU, None, rows)

@@ -1,0 +1,103 @@
+"""Who is who: the person behind an update, chat and user languages, who may manage a game.
+
+Languages and admin rights are read on every press, so they are cached here (admin rights for
+two minutes, as Telegram's own clients do); the store stays the source of truth.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from telegram import Chat, User
+from telegram.constants import ChatType
+
+from bot.i18n import normalize_lang
+from bot.messenger import Messenger
+from bot.store import Game, GameStore
+
+ADMIN_CACHE_SECONDS = 120
+
+
+@dataclass
+class Person:
+    """The Telegram user behind an update, as the bot needs it."""
+
+    id: int
+    name: str
+    lang: str
+
+
+class People:
+    def __init__(self, store: GameStore, messenger: Messenger):
+        self.store = store
+        self.messenger = messenger
+        self._known: dict[int, tuple[str, str | None, str | None]] = {}
+        self._langs: dict[int, str] = {}
+        self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
+
+    async def person(self, user: User) -> Person:
+        """The person of a Telegram user, remembered in the store when their name changes."""
+        name = (user.full_name or user.username or str(user.id)).strip()[:64]
+        current = (name, user.username, user.language_code)
+        if self._known.get(user.id) != current:
+            await self.store.touch_user(user.id, name, user.username, user.language_code)
+            self._known[user.id] = current
+            self._langs.pop(user.id, None)
+        return Person(user.id, name, await self.user_lang(user.id))
+
+    # ---- languages -----------------------------------------------------------------------
+
+    async def user_lang(self, user_id: int) -> str:
+        lang = self._langs.get(user_id)
+        if lang is None:
+            row = await self.store.user(user_id)
+            lang = self._langs[user_id] = normalize_lang(row["lang"]) if row else "en"
+        return lang
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        await self.store.set_user_lang(user_id, lang)
+        self._langs[user_id] = lang
+
+    async def chat_lang(self, chat_id: int) -> str:
+        """The language of a chat: a group's own, or in a private chat the user's."""
+        if chat_id > 0:
+            return await self.user_lang(chat_id)
+        row = await self.store.chat(chat_id)
+        return normalize_lang(row["lang"]) if row and row["lang"] else "en"
+
+    async def ensure_chat(self, chat: Chat, person: Person) -> str:
+        """The chat's language; a group takes its first language from the person who used it first."""
+        if chat.type == ChatType.PRIVATE:
+            return person.lang
+        row = await self.store.chat(chat.id)
+        if row is None or not row["lang"] or (chat.title and row["title"] != chat.title):
+            lang = row["lang"] if row and row["lang"] else person.lang
+            await self.store.set_chat(chat.id, lang=lang, title=chat.title or "")
+            return lang
+        return normalize_lang(row["lang"])
+
+    # ---- rights --------------------------------------------------------------------------
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        if chat_id > 0:
+            return False
+        cached = self._admins.get((chat_id, user_id))
+        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
+            return cached[1]
+        value = await self.messenger.is_admin(chat_id, user_id)
+        self._admins[(chat_id, user_id)] = (time.monotonic(), value)
+        return value
+
+    async def may_manage(self, game: Game, user_id: int) -> bool:
+        """The host or an admin of the game's chat may start, cancel and change it."""
+        return user_id == game.host_id or await self.is_admin(game.chat_id, user_id)
+
+    # ---- private chats -------------------------------------------------------------------
+
+    async def private_ok(self, user_id: int) -> bool:
+        """Whether the person opened the private chat with the bot (and did not block it)."""
+        row = await self.store.user(user_id)
+        return bool(row and row["private_ok"])
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        await self.store.set_private_ok(user_id, ok)

@@ -1,0 +1,64 @@
+"""Refusals: why the bot did not do what a person asked, as a code with parameters.
+
+The lobby and the game loop raise :class:`Refused`; the handlers word it once, here, in the
+language of the person who asked (a timer that plays for someone just logs the code).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from bot.i18n import nt, t
+from bot.texts import option_label
+
+
+class Refused(Exception):
+    """A request the bot turns down, with the reason's code and what the sentence needs."""
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.params}" if self.params else self.code
+
+
+_WORDS: dict[str, Callable[..., str]] = {
+    # buttons and games
+    "unknown_button": lambda lang: t(lang, "This button is not from a game I know."),
+    "bad_button": lambda lang: t(lang, "This button is not valid any more."),
+    "no_game": lambda lang: t(lang, "This game no longer exists."),
+    "other_chat": lambda lang: t(lang, "This button belongs to a game in another chat."),
+    "old_message": lambda lang: t(lang, "This message is out of date: use the latest one."),
+    "over": lambda lang: t(lang, "This game is over."),
+    "not_over": lambda lang: t(lang, "This game is not over yet."),
+    "not_started": lambda lang: t(lang, "The game has not started yet."),
+    "started": lambda lang: t(lang, "The game has already started."),
+    # moves
+    "not_playing": lambda lang: t(lang, "You are not playing in this game."),
+    "stale_turn": lambda lang: t(lang, "This button is from an earlier turn. Use the latest message."),
+    "not_your_turn": lambda lang, name: t(lang, "It is not your turn: {name} is playing.", name=name),
+    "illegal": lambda lang: t(lang, "That move is not allowed now."),
+    "concurrent": lambda lang: t(lang, "Someone moved at the same time. Please try again."),
+    # lobby
+    "game_open": lambda lang: t(lang, "A game is already open here."),
+    "full": lambda lang, n: t(lang, "The game is full ({n} players).", n=n),
+    "options_host_only": lambda lang: t(lang, "Only the host can change the options."),
+    "start_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can start.", name=name),
+    "cancel_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can cancel.", name=name),
+    "too_few": lambda lang, n: nt(lang, "At least {n} player is needed.", "At least {n} players are needed.", n),
+    "option_players": lambda lang, option, counts: t(
+        lang, "«{option}» needs {counts} players: switch it off or change the players.",
+        option=option_label(option, lang), counts=counts),
+    "no_private_chat": lambda lang, names: t(lang, "Not everyone can get private messages yet: {names}.",
+                                             names=names),
+    "lang_rights": lambda lang: t(lang, "Only a chat admin or the host of the game here can change the language."),
+}
+
+
+def word(refused: Refused, lang: str) -> str:
+    """The refusal as a sentence in ``lang``."""
+    say = _WORDS.get(refused.code)
+    if say is None:
+        return t(lang, "Something went wrong. Please try again.")
+    return say(lang, **refused.params)

@@ -1,0 +1,64 @@
+"""A game ended: what it means beyond its own table (today the series of lucky games).
+
+``record`` adds a finished game's victory points to its series and says who sits where in the
+next game; the game loop posts the standings and starts that game. Records and ratings of
+players belong here too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engines import registry
+from bot.games.base import isolate
+from bot.i18n import t
+from bot.store import Game, GameStore, Seat, Series
+
+
+@dataclass
+class SeriesNews:
+    """Standings after a game of a series; ``next_seats`` is None when the series is over."""
+
+    series: Series
+    names: dict[int, str]
+    next_seats: list[Seat] | None
+
+    def text(self, lang: str) -> str:
+        s = self.series
+        table = sorted(s.users, key=lambda u: -s.points.get(str(u), 0))
+        lines = [t(lang, "<b>Series</b>: game {played} of {total}", played=s.played, total=s.total)]
+        for user_id in table:
+            lines.append(f"{isolate(self.names.get(user_id, '?'))}: {s.points.get(str(user_id), 0)}")
+        if self.next_seats is None:
+            best = max(s.points.values())
+            champs = [isolate(self.names.get(u, "?")) for u in s.users if s.points.get(str(u), 0) == best]
+            lines.append(t(lang, "🏆 Series won by {names}", names=", ".join(champs)))
+        else:
+            lines.append(t(lang, "The next game starts now."))
+        return "\n".join(lines)
+
+
+class Results:
+    def __init__(self, store: GameStore):
+        self.store = store
+
+    async def record(self, game: Game, state: Any) -> SeriesNews | None:
+        """Add a finished game of a series to its standings; None for a game on its own."""
+        if game.series_id is None:
+            return None
+        series = await self.store.series(game.series_id)
+        if series is None:
+            return None
+        points_of = getattr(registry.engine(game.kind), "victory_points", None)
+        points = points_of(state) if points_of is not None else [0] * len(game.seats)
+        for s in game.seats:
+            key = str(s.user_id)
+            series.points[key] = series.points.get(key, 0) + int(points[s.seat])
+        series.played += 1
+        await self.store.save_series(series)
+        names = {s.user_id: s.name for s in game.seats}
+        if series.played >= series.total:
+            return SeriesNews(series, names, None)
+        # Rotate the seats so that everyone starts once.
+        rotated = game.seats[1:] + game.seats[:1]
+        return SeriesNews(series, names, [Seat(i, s.user_id, s.name, s.kind) for i, s in enumerate(rotated)])

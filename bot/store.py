@@ -1,0 +1,154 @@
+"""What the bot keeps: the records (games, seats, series) and the store protocol they live behind.
+
+SQLite (``bot/store_sqlite.py``) is one implementation; another database is a second module
+implementing :class:`GameStore`, chosen in one line of ``bot/app.py``. The records are plain
+dataclasses, shared by every implementation, so nothing above the store imports a database.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Status(enum.StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """A lobby or a running game: it occupies its chat (or forum topic)."""
+        return self in (Status.LOBBY, Status.RUNNING)
+
+
+class StaleVersion(Exception):
+    """The game changed in the database since it was read."""
+
+
+class PlaceTaken(Exception):
+    """A lobby or running game already occupies this chat (or forum topic)."""
+
+    def __init__(self, game_id: int):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+    kind: str = "human"
+    dm_msg: int | None = None
+
+
+@dataclass
+class Game:
+    id: int
+    kind: str
+    chat_id: int
+    thread_id: int
+    status: Status
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    version: int
+    lobby_msg: int | None
+    table_msg: int | None
+    results_msg: int | None
+    last_events: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+    series_id: int | None
+    created: float
+    updated: float
+    idle_turns: int = 0
+    seats: list[Seat] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status.is_open
+
+    @property
+    def short_id(self) -> str:
+        return to_base36(self.id)
+
+    @property
+    def host_name(self) -> str:
+        return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
+
+
+@dataclass
+class Series:
+    """Several games in a row by the same people (lucky); victory points add up."""
+
+    id: int
+    chat_id: int
+    kind: str
+    total: int
+    played: int
+    users: list[int]
+    points: dict[str, int]
+
+
+def to_base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def from_base36(text: str) -> int:
+    return int(text, 36)
+
+
+class GameStore(Protocol):
+    """Everything the bot stores. Every write is one transaction; ``save_game`` is checked
+    against the version that was read (optimistic concurrency) and bumps it."""
+
+    async def open(self) -> "GameStore": ...
+    async def close(self) -> None: ...
+    async def schema_version(self) -> int: ...
+
+    # games
+    async def get_game(self, game_id: int) -> Game | None: ...
+    async def open_game_at(self, chat_id: int, thread_id: int = 0) -> Game | None: ...
+    async def open_games(self) -> list[Game]: ...
+    async def open_games_of(self, user_id: int) -> list[Game]: ...
+    async def all_games(self) -> list[Game]: ...
+    async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
+                          options: dict[str, Any], seed: int, series_id: int | None = None) -> Game: ...
+    async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
+                        seats_changed: bool = False) -> None: ...
+    async def save_messages(self, game: Game) -> None: ...
+    async def actions(self, game_id: int) -> list[tuple[int, int, str]]: ...
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]: ...
+
+    # people and chats
+    async def touch_user(self, user_id: int, name: str, username: str | None, lang_code: str | None) -> None: ...
+    async def user(self, user_id: int) -> dict[str, Any] | None: ...
+    async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
+    async def set_user_lang(self, user_id: int, lang: str) -> None: ...
+    async def chat(self, chat_id: int) -> dict[str, Any] | None: ...
+    async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
+                       settings: dict[str, Any] | None = None) -> None: ...
+    async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None: ...
+
+    # series
+    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series: ...
+    async def series(self, series_id: int) -> Series | None: ...
+    async def save_series(self, series: Series) -> None: ...
