@@ -27,7 +27,7 @@ from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.play import Play
-from bot.refusals import Refused, word
+from bot.refusals import Refused, word, word_html
 from bot.store import GameStore, Status, from_base36
 from bot.tables import Tables
 from bot.texts import game_name, help_text
@@ -178,7 +178,7 @@ class Handlers:
         try:
             text = await self._set_lang(update.effective_chat.id, context.person, words[0].lower())
         except Refused as refused:
-            text = word(refused, context.person.lang)
+            text = word_html(refused, context.person.lang)
         await self._reply(update, context, text)
 
     async def _set_lang(self, chat_id: int, person: Person, lang: str) -> str:
@@ -308,17 +308,16 @@ class Handlers:
             seat = game.seat_of(person.id)
             if game.status != Status.RUNNING or seat is None:
                 continue
-            reply = self.tables.ui(game).typed(self.tables.ctx(game, person.lang), seat, text)
-            if reply is None:
-                continue
-            if isinstance(reply, Alert):
-                return reply.text
-            if isinstance(reply, Act):
-                try:
-                    await self.play.act(game.id, seat, None, reply.action)
-                except Refused as refused:
-                    return word(refused, person.lang)
-                return None
+            try:
+                reply = self.tables.ui(game).typed(self.tables.ctx(game, person.lang), seat, text)
+                if reply is None:
+                    continue
+                if isinstance(reply, Alert):
+                    return reply.text
+                await self.play.act(game.id, seat, None, reply.action)
+            except Refused as refused:
+                return word_html(refused, person.lang)
+            return None
         return t(person.lang, "I did not understand that. See /help.")
 
     async def on_migrate(self, update: Update, context: TableContext) -> None:

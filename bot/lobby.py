@@ -20,7 +20,7 @@ from bot.lobby_view import LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.play import Play
-from bot.refusals import Refused, word
+from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
 from bot.tables import Tables
 from bot.texts import game_name, option_label, option_value_text
@@ -355,7 +355,7 @@ class Lobby:
         try:
             answer = await self.join(game, person, via_private=True)
         except Refused as refused:
-            return word(refused, lang)
+            return word_html(refused, lang)
         chat = await self.store.chat(game.chat_id)
         title = isolate(chat["title"]) if chat and chat.get("title") else "—"
         if answer.outcome == "already":

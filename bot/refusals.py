@@ -5,6 +5,7 @@ language of the person who asked (a timer that plays for someone just logs the c
 """
 from __future__ import annotations
 
+import html
 from typing import Any, Callable
 
 from bot.i18n import nt, t
@@ -57,8 +58,13 @@ _WORDS: dict[str, Callable[..., str]] = {
 
 
 def word(refused: Refused, lang: str) -> str:
-    """The refusal as a sentence in ``lang``."""
+    """The refusal as a plain sentence in ``lang`` (a pop-up's text)."""
     say = _WORDS.get(refused.code)
     if say is None:
         return t(lang, "Something went wrong. Please try again.")
     return say(lang, **refused.params)
+
+
+def word_html(refused: Refused, lang: str) -> str:
+    """The refusal for a message sent as HTML (names in it may hold ``<`` and ``&``)."""
+    return html.escape(word(refused, lang), quote=False)

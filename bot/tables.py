@@ -66,8 +66,9 @@ class Coalescer:
 
 class Tables:
     def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, *,
-                 bot_username: str):
+                 bot_username: str, render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_png):
         self.book = book
+        self.render = render  # draws a picture job off the event loop (bot/rendering.py)
         self.store = store
         self.messenger = messenger
         self.people = people
@@ -137,7 +138,7 @@ class Tables:
                 if shown is not None and shown[2] == view.image_key:
                     sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
                 else:
-                    png = await render_png(view.image)
+                    png = await self.render(view.image)
                     sent = await self.messenger.edit_photo(chat_id, message_id, png, view.text, markup)
             else:
                 sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
@@ -148,7 +149,7 @@ class Tables:
                 return None
             # MISSING or FAILED: post a new message below.
         if view.image is not None:
-            png = await render_png(view.image)
+            png = await self.render(view.image)
             sent = await self.messenger.send_photo(chat_id, png, view.text, markup, thread_id=thread_id)
         else:
             sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.refusals import Refused
 from bot.store import Game
 
 
@@ -156,15 +157,15 @@ class GameUI:
         return None
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
-        """Turn a button press into a reply. ``where`` is "table" or "private"."""
+        """Turn a button press into a reply (or raise Refused). ``where`` is "table" or "private"."""
         if seat is None:
-            return Alert(t(ctx.lang, "You are not playing in this game."))
+            raise Refused("not_playing")
         if action.startswith("~"):
             return Nav(action[1:])
         try:
             return Act(ctx.eng.decode_action(action))
         except ValueError:
-            return Alert(t(ctx.lang, "This button is not valid any more."))
+            raise Refused("bad_button") from None
 
     def typed(self, ctx: Ctx, seat: int, text: str) -> Reply | None:
         """A move typed in the private chat, or None when the game takes no typed moves."""

@@ -16,6 +16,7 @@ from bot.games.base import Alert, Ctx, GameUI, Reply, View, image_key
 from bot.games.colours import colour
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.refusals import Refused
 
 
 class UI(GameUI):
@@ -53,7 +54,7 @@ class UI(GameUI):
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
         if action == "?goal":
             if seat is None:
-                return Alert(t(ctx.lang, "You are not playing in this game."))
+                raise Refused("not_playing")
             goal = ctx.seat_view(seat)["goal"]
             return Alert(t(ctx.lang, "Your goal: {colour}. Keep it secret!", colour=colour(goal, ctx.lang)))
         return super().press(ctx, seat, where, action)

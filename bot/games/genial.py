@@ -23,6 +23,7 @@ from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, results_text
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.refusals import Refused
 
 MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
 
@@ -139,7 +140,7 @@ class UI(GameUI):
         if view["over"]:
             return None
         if not view["my_turn"]:
-            return Alert(t(lang, "It is not your turn: {name} is playing.", name=ctx.name(view["current"])))
+            raise Refused("not_your_turn", name=ctx.game.seats[view["current"]].name)
         if view["pending"] == engine.SWAP:
             return Alert(t(lang, "First decide whether to swap your rack: use the buttons."))
         try:

@@ -1,0 +1,120 @@
+"""The lobby and the game loop without Telegram: a messenger that records what would be sent.
+
+``build_core()`` wires the same objects as ``bot.app.Tablebot`` over an in-memory SQLite store
+(the real store) and a ``RecordingMessenger``, so the rules of the lobby and of the game loop can
+be tested in milliseconds. Pictures are not drawn (their jobs return empty bytes); the end-to-end
+tests against the fake Bot API cover what people see.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from bot.book import GameBook
+from bot.lobby import Lobby
+from bot.messenger import Result, Sent
+from bot.people import People, Person
+from bot.play import Play
+from bot.results import Results
+from bot.store_sqlite import SqliteStore
+from bot.tables import Tables
+from bot.timers import Timers
+from bot.turns import TurnPolicy
+
+
+@dataclass
+class Call:
+    method: str
+    chat_id: int | None
+    text: str | None = None
+    markup: Any = None
+
+
+@dataclass
+class RecordingMessenger:
+    """Answers like Telegram would when every call succeeds; ``unreachable`` users never opened
+    the private chat with the bot."""
+
+    admins: set[tuple[int, int]] = field(default_factory=set)
+    unreachable: set[int] = field(default_factory=set)
+    calls: list[Call] = field(default_factory=list)
+    _ids: Any = field(default_factory=lambda: itertools.count(1))
+
+    def _sent(self, method: str, chat_id: int, text: str | None = None, markup: Any = None) -> Sent:
+        self.calls.append(Call(method, chat_id, text, markup))
+        if chat_id in self.unreachable:
+            return Sent(Result.FORBIDDEN)
+        return Sent(Result.OK, SimpleNamespace(message_id=next(self._ids), photo=None))
+
+    def texts(self, chat_id: int) -> list[str]:
+        return [c.text for c in self.calls if c.chat_id == chat_id and c.text is not None]
+
+    async def send_text(self, chat_id, text, markup=None, **_):
+        return self._sent("sendMessage", chat_id, text, markup)
+
+    async def send_photo(self, chat_id, png, caption, markup=None, **_):
+        return self._sent("sendPhoto", chat_id, caption, markup)
+
+    async def edit_text(self, chat_id, message_id, text, markup=None):
+        return self._sent("editMessageText", chat_id, text, markup)
+
+    async def edit_photo(self, chat_id, message_id, png, caption, markup=None):
+        return self._sent("editMessageMedia", chat_id, caption, markup)
+
+    async def edit_caption(self, chat_id, message_id, caption, markup=None):
+        return self._sent("editMessageCaption", chat_id, caption, markup)
+
+    async def edit_markup(self, chat_id, message_id, markup):
+        return self._sent("editMessageReplyMarkup", chat_id, None, markup)
+
+    async def delete(self, chat_id, message_id):
+        return self._sent("deleteMessage", chat_id)
+
+    async def answer(self, query_id, text=None, *, alert=False, url=None):
+        self.calls.append(Call("answerCallbackQuery", None, text))
+        return Sent(Result.OK)
+
+    async def is_admin(self, chat_id, user_id):
+        return (chat_id, user_id) in self.admins
+
+
+async def no_picture(job) -> bytes:
+    return b""
+
+
+@dataclass
+class Core:
+    store: SqliteStore
+    messenger: RecordingMessenger
+    book: GameBook
+    people: People
+    tables: Tables
+    turns: TurnPolicy
+    play: Play
+    lobby: Lobby
+
+    async def person(self, user_id: int, name: str, lang: str = "en", *, private_ok: bool = True) -> Person:
+        await self.store.touch_user(user_id, name, None, lang)
+        await self.store.set_private_ok(user_id, private_ok)
+        return Person(user_id, name, lang)
+
+    async def close(self) -> None:
+        await self.tables.jobs.drain()
+        await self.store.close()
+
+
+async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
+    """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
+    store = await SqliteStore(":memory:").open()
+    messenger = RecordingMessenger()
+    book = GameBook(store)
+    people = People(store, messenger)
+    tables = Tables(book, store, messenger, people, bot_username="tablebot", render=no_picture)
+    timers = Timers(None)
+    turns = TurnPolicy(store, turn_minutes)
+    play = Play(book, store, tables, timers, turns, Results(store), people, messenger)
+    lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username="tablebot",
+                  timeout_minutes=lobby_minutes)
+    return Core(store, messenger, book, people, tables, turns, play, lobby)
