@@ -18,6 +18,15 @@ Every game is one module in ``engines/`` exposing the same module-level function
 Events are frozen dataclasses; they are public narration (never put a secret in one) and
 the bot turns them into captions through ``event_dict``. Engines hold no human text.
 Randomness comes from ``rng(seed, counter)`` so the state stays small and JSON-safe.
+
+Making the next state (one idiom, so that adding a field never breaks a construction):
+- a one-step change: ``dataclasses.replace(state, field=...)``, keywords only;
+- a change in several steps: a mutable working copy that ``freeze()``s into the next state
+  (lucky's ``_Game``: boardgame.io's immer, by hand);
+- never a positional ``State(...)``: it silently shifts when a field is added.
+genial keeps a mutable ``__slots__`` State with ``copy()`` because its fast placement queries
+need in-place updates; ``apply`` still copies first and never mutates its input.
+Every ``apply`` first refuses a seat that is not a plain ``int`` of the table (``require_seat``).
 """
 from __future__ import annotations
 
