@@ -1,0 +1,86 @@
+"""render/common.py: encoders, the picture job for a worker process, text and sprite helpers."""
+from __future__ import annotations
+
+import io
+import pickle
+from functools import partial
+
+from PIL import Image, ImageDraw
+
+from render import common
+from render.common import (
+    BACKGROUND, COLOURS, INK, font, font_sizes, min_font, paste_box, paste_flat_symbol, paste_symbol,
+    picture_of, png_of, put_text, smallest_text,
+)
+
+
+def _card(width: int = 320, height: int = 200, colour: str = "red") -> Image.Image:
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    paste_symbol(img, colour, 60, 60, 30)
+    put_text(img, (110, 60), "Ход: Катерина", 24, bold=True, anchor="lm")
+    return img
+
+
+def test_picture_of_is_a_jpeg_of_the_drawing_and_png_of_still_works():
+    data = picture_of(_card, 333, 222)
+    assert data[:3] == b"\xff\xd8\xff"
+    back = Image.open(io.BytesIO(data))
+    assert back.format == "JPEG" and back.size == (333, 222)
+    # quality 90: a flat area keeps its colour, the symbol keeps its hue
+    rgb = back.convert("RGB")
+    assert all(abs(a - b) <= 4 for a, b in zip(rgb.getpixel((300, 190)), BACKGROUND))
+    r, g, b = rgb.getpixel((60, 60))
+    assert r > 180 and g < 90 and b < 90
+    png = png_of(_card, 333, 222)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and Image.open(io.BytesIO(png)).size == (333, 222)
+
+
+def test_picture_jobs_pickle_for_the_drawing_process():
+    job = partial(picture_of, _card, 100, 80, colour="blue")
+    again = pickle.loads(pickle.dumps(job))
+    assert Image.open(io.BytesIO(again())).size == (100, 80)
+
+
+def test_font_sizes_records_what_is_drawn_not_what_is_measured():
+    img = Image.new("RGB", (200, 100), BACKGROUND)
+    with font_sizes() as sizes:
+        font(9).getlength("measured, not drawn")
+        put_text(img, (10, 10), "put", 31)
+        put_text(img, (10, 50), "put again (cached mask)", 31)
+        ImageDraw.Draw(img).text((10, 80), "direct", font=font(17), fill=INK)
+    assert 9 not in sizes and min(sizes) == 17 and sizes.count(31) >= 2
+    image, smallest = smallest_text(_card)
+    assert smallest == 24 and image.size == (320, 200)
+    assert smallest_text(Image.new, "RGB", (10, 10))[1] == 0  # no text at all
+
+
+def test_min_font_is_11_px_at_400_px_wide():
+    assert min_font(400) == 11
+    assert min_font(1080) == 30 and 30 * 400 / 1080 >= 11 > 29 * 400 / 1080
+    assert min_font(1280) == 36
+    assert min_font(1280, 14) == 45
+
+
+def test_put_text_anchors_like_image_draw():
+    a = Image.new("RGB", (300, 80), BACKGROUND)
+    b = a.copy()
+    put_text(a, (150, 40), "Центр 10", 30, bold=True, anchor="mm")
+    ImageDraw.Draw(b).text((150, 40), "Центр 10", font=font(30, True), fill=INK, anchor="mm")
+    assert a.getbbox() == b.getbbox()
+    diff = [abs(x - y) for x, y in zip(a.tobytes(), b.tobytes())]
+    assert max(diff) <= 64 and sum(diff) / len(diff) < 2
+    put_text(a, (0, 0), "", 30)  # nothing to draw
+
+
+def test_sprites_are_antialiased_and_flat_ones_match_blended_ones():
+    blended = Image.new("RGB", (80, 80), BACKGROUND)
+    paste_symbol(blended, "green", 40, 40, 25)
+    colours = {c for _, c in blended.getcolors(10000)}
+    assert COLOURS["green"] in colours and len(colours) > 10  # smooth edges, not two colours
+    flat = Image.new("RGB", (80, 80), BACKGROUND)
+    paste_flat_symbol(flat, "green", 40, 40, 25, BACKGROUND)
+    assert flat.tobytes() == blended.tobytes()
+    boxed = Image.new("RGB", (120, 90), BACKGROUND)
+    paste_box(boxed, (10, 10, 110, 80), 14, (255, 240, 200), INK, 2)
+    assert boxed.getpixel((60, 45)) == (255, 240, 200) and boxed.getpixel((11, 11)) != INK
+    assert common.flat_box.cache_info().currsize >= 1
