@@ -1,13 +1,19 @@
-"""Pictures of «Гениально» (Ingenious): the table, a player's rack, a placement preview.
+"""Pictures of «Гениально» (Ingenious): the table, a player's rack, numbered candidate
+placements, a placement preview.
 
 Pure functions of an ``engines.genial.view`` dict. Each tile half is drawn as its colour's
-symbol (render.common.SYMBOLS) on a dark tile, the two halves of a tile joined; empty cells
-carry their number and every row its letter at both ends, so "F7" can be read off the picture.
-Names only through safe_text; at most 1280 px on the long side.
+symbol (render.common.SYMBOLS) on a dark tile, the two halves of a tile joined; every row has
+its letter at both ends. The table's cells carry no coordinates (they cannot be read on a
+phone): moves are entered by numbered markers (:func:`candidates`). Names only through
+safe_text; at most 1280 px on the long side; the smallest text is legible at 400 px wide.
 
-    table(view, *, lang, names, highlight=None) -> PIL.Image      1080 x 1132 (1-2 tracks) or 1280
+    table(view, *, lang, names, highlight=None) -> PIL.Image      1080 x 1132 (1-2 tracks) or 1240
     rack(tiles, *, lang) -> PIL.Image                              tiles numbered 1..n
+    candidates(view, cands, *, lang, names) -> PIL.Image           numbered ghost placements
     preview(view, tile, cell_a, cell_b, points, *, lang) -> PIL.Image
+
+Speed: the empty board with its letters and printed symbols is a cached layer per board; every
+tile is one paste of a cached sprite (per size, direction and colours).
 """
 from __future__ import annotations
 
@@ -20,19 +26,22 @@ from PIL import Image, ImageDraw
 from engines.genial.geometry import ROW_LETTERS, cell_label
 from engines.genial.views import scoring_cells
 from render.common import (
-    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, draw_symbol, font, new_canvas,
-    safe_text,
+    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, fit, min_font, new_canvas,
+    paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite,
+    text_width,
 )
 
 WORDS = {
     "en": {"turn": "Turn", "bag": "bag", "bonus": "bonus placement", "swap": "swap or keep?",
            "over": "Game over", "wins": "wins", "min": "min", "team": "team", "solo": "solo",
            "genial": "Ingenious!", "lost": "lost", "points": "points", "first": "first tile: by a free symbol",
-           "nothing": "no points", "rack": "rack", "drawn": "drawn tile"},
+           "nothing": "no points", "rack": "rack", "drawn": "drawn tile",
+           "choose": "Choose a number", "none": "no place for this tile"},
     "ru": {"turn": "Ход", "bag": "мешок", "bonus": "бонусный ход", "swap": "обмен или оставить?",
            "over": "Игра окончена", "wins": "побеждает", "min": "мин", "team": "команда", "solo": "соло",
            "genial": "Гениально!", "lost": "сгорает", "points": "очки", "first": "первый тайл: к свободному символу",
-           "nothing": "нет очков", "rack": "подставка", "drawn": "вытянутый тайл"},
+           "nothing": "нет очков", "rack": "подставка", "drawn": "вытянутый тайл",
+           "choose": "Выберите номер", "none": "этому тайлу некуда лечь"},
 }
 
 W = 1080
@@ -55,6 +64,9 @@ LOW_MARK = (200, 40, 40)
 MAX_BG = (212, 236, 200)
 SCORING_RING = (255, 255, 255)
 GAP = 3.2  # inset of every hex, so tiles show their outline
+ORDER = ("red", "orange", "yellow", "green", "blue", "purple")
+
+TEXT = min_font(W)  # 30: the smallest text on the table (11 px at 400 px wide)
 
 
 def _w(lang: str) -> dict[str, str]:
@@ -95,9 +107,9 @@ def _pt(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:
 
 
 def _tile_shape(draw: ImageDraw.ImageDraw, c1: tuple[float, float], c2: tuple[float, float],
-                s: float, fill) -> None:
-    """Two joined hexes: both inset by GAP, with the gap between them filled."""
-    r = s - GAP
+                s: float, fill, gap: float = GAP) -> None:
+    """Two joined hexes: both inset by ``gap``, with the gap between them filled."""
+    r = s - gap
     draw.polygon(_hex(*c1, r), fill=fill)
     draw.polygon(_hex(*c2, r), fill=fill)
     theta = math.degrees(math.atan2(c2[1] - c1[1], c2[0] - c1[0]))
@@ -115,8 +127,115 @@ def _halo(draw: ImageDraw.ImageDraw, c1, c2, s: float, colour, width: float) -> 
                   _pt(*c2, r, theta + 150), _pt(*c2, r, theta + 210)], fill=colour)
 
 
-def _symbol(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, s: float) -> None:
-    draw_symbol(draw, colour, cx, cy, s * 0.56, outline=(20, 20, 20), width=max(1, int(s / 22)))
+def _symbol_on(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, s: float, k: float = 1) -> None:
+    """A tile half's symbol, drawn on a canvas ``k`` times larger than the picture."""
+    draw_shape(draw, SYMBOLS[colour], cx, cy, s * 0.56 * k, fill=COLOURS[colour], outline=(20, 20, 20),
+               width=max(1, int(s / 22)) * k)
+
+
+_SS = 3  # sprites are drawn 3 x larger and reduced
+
+
+SPRITE_CACHE_S = 60  # sprites of larger hexes (zoomed pictures) are drawn each time, not kept
+
+
+def _make_symbol_sprite(colour: str, s: float) -> Image.Image:
+    half = math.ceil(s * 0.56 + s / 22 + 2)
+    img = Image.new("RGBA", (2 * half * _SS,) * 2, (20, 20, 20, 0))
+    _symbol_on(ImageDraw.Draw(img), colour, half * _SS, half * _SS, s, _SS)
+    return img.reduce(_SS)
+
+
+def _make_tile_sprite(s: float, dq: int, dr: int, first: str | None, second: str | None,
+                      body=TILE) -> Image.Image:
+    """A whole tile (body and both symbols; None: no symbol) whose second half lies (dq, dr)
+    from its first, centred on the middle of the two cells; antialiased."""
+    dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
+    w, h = 2 * math.ceil(abs(dx) / 2 + s + 1), 2 * math.ceil(abs(dy) / 2 + s + 1)
+    img = Image.new("RGBA", (w * _SS, h * _SS), tuple(body) + (0,))
+    draw = ImageDraw.Draw(img)
+    c1 = ((w / 2 - dx / 2) * _SS, (h / 2 - dy / 2) * _SS)
+    c2 = ((w / 2 + dx / 2) * _SS, (h / 2 + dy / 2) * _SS)
+    _tile_shape(draw, c1, c2, s * _SS, tuple(body), gap=GAP * _SS)
+    for colour, c in ((first, c1), (second, c2)):
+        if colour is not None:
+            _symbol_on(draw, colour, *c, s, _SS)
+    return img.reduce(_SS)
+
+
+_cached_symbol_sprite = lru_cache(maxsize=48)(_make_symbol_sprite)
+_cached_tile_sprite = lru_cache(maxsize=128)(_make_tile_sprite)
+
+
+def _symbol_sprite(colour: str, s: float) -> Image.Image:
+    if s <= SPRITE_CACHE_S:
+        return _cached_symbol_sprite(colour, s)
+    r = round(s * 0.56 * 2) / 2  # zoomed: common's sprites (cached by radius)
+    return shape_sprite(SYMBOLS[colour], r, COLOURS[colour], (20, 20, 20), max(1, int(s / 22)))
+
+
+def _paste_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str | None, second: str | None,
+                body=TILE) -> None:
+    """A tile, antialiased: a cached sprite at table sizes; on zoomed pictures the body is
+    drawn (its steps vanish when a phone shrinks the picture) and the symbols are sprites."""
+    (qa, ra), (qb, rb) = cell_a, cell_b
+    s = round(grid.s, 2)
+    c1, c2 = grid.centre(qa, ra), grid.centre(qb, rb)
+    if s > SPRITE_CACHE_S:
+        _tile_shape(ImageDraw.Draw(img), c1, c2, s, tuple(body))
+        for colour, c in ((first, c1), (second, c2)):
+            if colour is not None:
+                paste_sprite(img, _symbol_sprite(colour, s), *c)
+        return
+    dq, dr = qb - qa, rb - ra
+    if (dq, dr) not in ((1, 0), (0, 1), (-1, 1)):  # three sprites per pair of colours, not six
+        dq, dr, first, second = -dq, -dr, second, first
+    sprite = _cached_tile_sprite(s, dq, dr, first, second, tuple(body))
+    paste_sprite(img, sprite, (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
+
+
+def _ghost_body(img: Image.Image, grid: _Grid, cell_a, cell_b, colour, alpha: int) -> None:
+    """A tile's body in ``colour`` at ``alpha`` over what is there (ghosts may overlap)."""
+    c1, c2 = grid.centre(*cell_a), grid.centre(*cell_b)
+    s = grid.s
+    x0, y0 = int(min(c1[0], c2[0]) - s - 2), int(min(c1[1], c2[1]) - s - 2)
+    x1, y1 = int(max(c1[0], c2[0]) + s + 3), int(max(c1[1], c2[1]) + s + 3)
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    _tile_shape(ImageDraw.Draw(mask), (c1[0] - x0, c1[1] - y0), (c2[0] - x0, c2[1] - y0), s, alpha)
+    img.paste(tuple(colour), (x0, y0), mask)
+
+
+@lru_cache(maxsize=330)  # every tile of every board size: 3 x 108
+def _tile_patch(s: float, dq: int, dr: int, first: str, second: str) -> tuple[Image.Image, Image.Image]:
+    """A table's tile flattened on the board's colour, with a 1-bit mask of its two cells'
+    whole hexes (gap included): pasting it costs a third of blending the sprite, and it covers
+    exactly what an empty pair of cells showed (the gap around a tile is the board's colour).
+    Only the table uses these (three hex sizes), so zoomed pictures never evict them."""
+    sprite = _make_tile_sprite(s, dq, dr, first, second)
+    flat = Image.new("RGB", sprite.size, BOARD_BG)
+    flat.paste(sprite, (0, 0), sprite)
+    mask = Image.new("1", sprite.size, 0)
+    draw = ImageDraw.Draw(mask)
+    dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
+    w, h = sprite.size
+    for cx, cy in ((w / 2 - dx / 2, h / 2 - dy / 2), (w / 2 + dx / 2, h / 2 + dy / 2)):
+        draw.polygon(_hex(cx, cy, s + 0.6), fill=1)
+    return flat, mask
+
+
+def _paste_flat_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str, second: str) -> None:
+    """:func:`_paste_tile` for a tile surrounded by the board's gap (the table's tiles)."""
+    (qa, ra), (qb, rb) = cell_a, cell_b
+    dq, dr = qb - qa, rb - ra
+    if (dq, dr) not in ((1, 0), (0, 1), (-1, 1)):
+        dq, dr, first, second = -dq, -dr, second, first
+    flat, mask = _tile_patch(round(grid.s, 2), dq, dr, first, second)
+    (x1, y1), (x2, y2) = grid.centre(qa, ra), grid.centre(qb, rb)
+    img.paste(flat, (round((x1 + x2) / 2 - flat.width / 2), round((y1 + y2) / 2 - flat.height / 2)), mask)
+
+
+def _paste_symbol(img: Image.Image, colour: str, cx: float, cy: float, s: float) -> None:
+    paste_sprite(img, _symbol_sprite(colour, round(s, 2)), cx, cy)
 
 
 def _board_outline(grid: _Grid) -> list[tuple[float, float]]:
@@ -131,33 +250,64 @@ def _board_outline(grid: _Grid) -> list[tuple[float, float]]:
     return pts
 
 
-def _draw_empty_board(img: Image.Image, grid: _Grid, *, labels: str = "numbers",
-                      cells: set[tuple[int, int]] | None = None, letters: bool = True) -> None:
-    """Board shape, empty cells with their numbers (or full labels), row letters."""
+def _draw_empty_board(img: Image.Image, grid: _Grid, *, labels: str | None = None,
+                      cells: set[tuple[int, int]] | None = None, letters: int = 0,
+                      label_size: int = 0) -> None:
+    """Board shape, empty cells (with full labels such as "F7" when ``labels == "full"``), and
+    with ``letters`` (a font size) the row letters at both ends of every row."""
     draw = ImageDraw.Draw(img)
     s = grid.s
     draw.polygon(_board_outline(grid), fill=BOARD_BG)
     R = grid.radius
-    num_font = font(max(11, int(s * 0.5)))
-    lab_font = font(max(11, int(s * 0.36)))
     for q, r in grid.cells():
         if cells is not None and (q, r) not in cells:
             continue
         cx, cy = grid.centre(q, r)
         draw.polygon(_hex(cx, cy, s - GAP), fill=EMPTY, outline=EMPTY_EDGE)
-        number = q - max(-R, -R - r) + 1
-        if labels == "numbers":
-            draw.text((cx, cy), str(number), font=num_font, fill=MUTED, anchor="mm")
-        elif labels == "full":
-            draw.text((cx, cy), f"{ROW_LETTERS[r + R]}{number}", font=lab_font, fill=MUTED, anchor="mm")
+        if labels == "full":
+            number = q - max(-R, -R - r) + 1
+            put_text(img, (cx, cy), f"{ROW_LETTERS[r + R]}{number}", label_size, fill=MUTED, anchor="mm")
     if letters:
-        let_font = font(max(14, int(s * 0.62)), bold=True)
         for r in range(-R, R + 1):
             q0, q1 = max(-R, -R - r), min(R, R - r)
             for q, side in ((q0, -1), (q1, 1)):
                 cx, cy = grid.centre(q, r)
-                draw.text((cx + side * s * SQRT3 * 0.5 + side * s * 0.62, cy), ROW_LETTERS[r + R],
-                          font=let_font, fill=INK, anchor="mm")
+                x = cx + side * s * SQRT3 * 0.5 + side * max(s * 0.62, letters * 0.62)
+                if -letters < x < img.width + letters and -letters < cy < img.height + letters:
+                    put_text(img, (x, cy), ROW_LETTERS[r + R], letters, bold=True, anchor="mm")
+
+
+def _draw_printed(img: Image.Image, grid: _Grid, printed: Sequence[Mapping[str, Any]],
+                  only: set | None = None) -> None:
+    draw = ImageDraw.Draw(img)
+    s = grid.s
+    for p in printed:
+        q, r = p["cell"]
+        if only is not None and (q, r) not in only:
+            continue
+        cx, cy = grid.centre(q, r)
+        draw.polygon(_hex(cx, cy, s - GAP), fill=PRINTED_BG, outline=COLOURS[p["colour"]],
+                     width=max(2, int(s / 10)))
+        _paste_symbol(img, p["colour"], cx, cy, s)
+
+
+def _draw_tiles(img: Image.Image, grid: _Grid, tiles: Sequence[Mapping[str, Any]],
+                recent: set[int], only: set | None = None, flat: bool = False) -> None:
+    draw = ImageDraw.Draw(img)
+    s = grid.s
+    order = [k for k in range(len(tiles)) if k not in recent] + sorted(recent)
+    for k in order:
+        t = tiles[k]
+        a, b = (tuple(c) for c in t["cells"])
+        if only is not None and a not in only and b not in only:
+            continue
+        if k in recent:
+            _halo(draw, grid.centre(*a), grid.centre(*b), s, HIGHLIGHT, max(3.0, s * 0.13))
+            _paste_tile(img, grid, a, b, t["colours"][0], t["colours"][1])
+        elif flat:
+            _paste_flat_tile(img, grid, a, b, t["colours"][0], t["colours"][1])
+        else:
+            _paste_tile(img, grid, a, b, t["colours"][0], t["colours"][1])
 
 
 PANEL_H, PANEL_GAP, PANEL_MARGIN = 124, 10, 12
@@ -168,41 +318,18 @@ def _table_height(holders: int) -> int:
     return BOARD_TOP + BOARD_H + 6 + rows * PANEL_H + (rows - 1) * PANEL_GAP + PANEL_MARGIN
 
 
-@lru_cache(maxsize=8)
-def _empty_table(radius: int, height: int) -> Image.Image:
+def _printed_key(printed: Sequence[Mapping[str, Any]]) -> tuple:
+    return tuple((tuple(p["cell"]), p["colour"]) for p in printed)
+
+
+@lru_cache(maxsize=6)
+def _empty_table(radius: int, height: int, printed: tuple = ()) -> Image.Image:
+    """The static layer of a table: background, board, row letters, printed symbols."""
     img, _ = new_canvas(W, height)
-    _draw_empty_board(img, _table_grid(radius))
+    grid = _table_grid(radius)
+    _draw_empty_board(img, grid, letters=max(TEXT + 2, int(grid.s * 0.62)))
+    _draw_printed(img, grid, [{"cell": c, "colour": colour} for c, colour in printed])
     return img
-
-
-def _draw_printed(draw: ImageDraw.ImageDraw, grid: _Grid, printed: Sequence[Mapping[str, Any]],
-                  only: set | None = None) -> None:
-    s = grid.s
-    for p in printed:
-        q, r = p["cell"]
-        if only is not None and (q, r) not in only:
-            continue
-        cx, cy = grid.centre(q, r)
-        draw.polygon(_hex(cx, cy, s - GAP), fill=PRINTED_BG, outline=COLOURS[p["colour"]],
-                     width=max(2, int(s / 10)))
-        _symbol(draw, p["colour"], cx, cy, s)
-
-
-def _draw_tiles(draw: ImageDraw.ImageDraw, grid: _Grid, tiles: Sequence[Mapping[str, Any]],
-                recent: set[int], only: set | None = None) -> None:
-    s = grid.s
-    order = [k for k in range(len(tiles)) if k not in recent] + sorted(recent)
-    for k in order:
-        t = tiles[k]
-        (qa, ra), (qb, rb) = t["cells"]
-        if only is not None and (qa, ra) not in only and (qb, rb) not in only:
-            continue
-        c1, c2 = grid.centre(qa, ra), grid.centre(qb, rb)
-        if k in recent:
-            _halo(draw, c1, c2, s, HIGHLIGHT, max(3.0, s * 0.13))
-        _tile_shape(draw, c1, c2, s, TILE)
-        _symbol(draw, t["colours"][0], *c1, s)
-        _symbol(draw, t["colours"][1], *c2, s)
 
 
 # ------------------------------------------------------------------------------ tracks
@@ -212,39 +339,44 @@ def _holder_name(view: Mapping[str, Any], holder: Mapping[str, Any], names: Sequ
     return " + ".join(parts)
 
 
-def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], view: Mapping[str, Any],
-           holder: Mapping[str, Any], name: str, current: bool, lang: str, place: int | None) -> None:
+def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
+           view: Mapping[str, Any], holder: Mapping[str, Any], name: str, current: bool, lang: str,
+           place: int | None) -> None:
     """One player's (or team's) six tracks: symbol, value, a bar; lowest colour(s) in red."""
     x0, y0, x1, y1 = box
     words = _w(lang)
-    draw.rounded_rectangle(box, radius=12, fill=TURN_BG if current else PANEL,
-                           outline=HIGHLIGHT if current else PANEL_EDGE, width=5 if current else 2)
+    bg = TURN_BG if current else PANEL
+    paste_box(img, box, 12, bg, HIGHLIGHT if current else PANEL_EDGE, 5 if current else 2)
     label = name if place is None else f"{place}. {name}"
     tx = x0 + 14
     if current:
-        draw.polygon([(x0 + 12, y0 + 12), (x0 + 12, y0 + 34), (x0 + 30, y0 + 23)], fill=INK)
+        draw.polygon([(x0 + 12, y0 + 12), (x0 + 12, y0 + 36), (x0 + 31, y0 + 24)], fill=INK)
         tx = x0 + 38
-    draw.text((tx, y0 + 23), label, font=font(26, bold=True), fill=INK, anchor="lm")
     low = min(holder["values"].values())
-    draw.text((x1 - 14, y0 + 23), f"{words['min']} {low}", font=font(24, bold=True), fill=LOW_MARK,
-              anchor="rm")
+    low_text = f"{words['min']} {low}"
+    low_w = text_width(low_text, TEXT, True)
+    put_text(img, (x1 - 14, y0 + 24), low_text, TEXT, fill=LOW_MARK, bold=True, anchor="rm")
+    put_text(img, (tx, y0 + 24), fit(label, TEXT, x1 - 28 - low_w - tx, True), TEXT, bold=True,
+             anchor="lm")
     top = view["track_max"]
     cw = (x1 - x0 - 16) / 6
-    val_font = font(30, bold=True)
-    cy = y0 + 70
-    for k, colour in enumerate(("red", "orange", "yellow", "green", "blue", "purple")):
+    cy = y0 + 72
+    for k, colour in enumerate(ORDER):
         value = holder["values"][colour]
         left = x0 + 8 + k * cw
         lowest = colour in holder["lowest"] and len(holder["lowest"]) < 6
+        cbg = bg
         if lowest:
-            draw.rounded_rectangle((left + 2, y0 + 46, left + cw - 2, y1 - 6), radius=8, fill=LOW_BG,
-                                   outline=LOW_MARK, width=2)
+            cbg = LOW_BG
+            paste_box(img, (left + 2, y0 + 48, left + cw - 2, y1 - 6), 8, LOW_BG, LOW_MARK, 2, bg=bg)
         elif value >= top:
-            draw.rounded_rectangle((left + 2, y0 + 46, left + cw - 2, y1 - 6), radius=8, fill=MAX_BG)
-        draw_symbol(draw, colour, left + 24, cy, 15, width=1)
-        draw.text((left + 44, cy + 1), str(value), font=val_font, fill=LOW_MARK if lowest else INK,
-                  anchor="lm")
-        bx0, bx1, by = left + 9, left + cw - 9, y1 - 20
+            cbg = MAX_BG
+            paste_box(img, (left + 2, y0 + 48, left + cw - 2, y1 - 6), 8, MAX_BG, bg=bg)
+        sym_x = left + min(22, cw * 0.27)
+        paste_flat_symbol(img, colour, sym_x, cy, 15, cbg, width=1)
+        put_text(img, (sym_x + 19, cy + 1), str(value), TEXT + 2, fill=LOW_MARK if lowest else INK,
+                 bold=True, anchor="lm")
+        bx0, bx1, by = left + 9, left + cw - 9, y1 - 18
         draw.rectangle((bx0, by - 4, bx1, by + 4), fill=(230, 222, 205))
         if value:
             draw.rectangle((bx0, by - 4, bx0 + (bx1 - bx0) * min(value, top) / top, by + 4),
@@ -254,8 +386,12 @@ def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], view: Mapp
             draw.line((mx, by - 7, mx, by + 7), fill=INK, width=2)
 
 
-def _draw_panels(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str], lang: str,
-                 top_y: int) -> None:
+def _small_symbol(img: Image.Image, colour: str, cx: float, cy: float, r: float) -> None:
+    paste_symbol(img, colour, cx, cy, r, width=max(1, round(r / 11)))
+
+
+def _draw_panels(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
+                 names: Sequence[str], lang: str, top_y: int) -> None:
     holders = view["scores"]
     n = len(holders)
     cols = 1 if n == 1 else 2
@@ -271,54 +407,54 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequ
         y0 = top_y + row * (ph + gap)
         is_current = current is not None and current in holder["seats"]
         place = places[holder["seats"][0]] if places else None
-        _panel(draw, (x0, y0, x0 + pw, y0 + ph), view, holder, _holder_name(view, holder, names),
+        _panel(img, draw, (x0, y0, x0 + pw, y0 + ph), view, holder, _holder_name(view, holder, names),
                is_current, lang, place)
 
 
-def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
+def _header(img: Image.Image, view: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
     words = _w(lang)
-    f = font(30, bold=True)
-    small = font(24)
     y = HEADER_H / 2
+    bag_text = f"{words['bag']}: {view['bag']}"
+    right = W - 16 - text_width(bag_text, TEXT) - 18
+    put_text(img, (W - 16, y), bag_text, TEXT, fill=MUTED, anchor="rm")
     if view.get("over"):
         out = view.get("outcome") or {}
         winners = out.get("winners", [])
         who = ", ".join(safe_text(names[x] if x < len(names) else f"#{x + 1}", 14) for x in winners)
         text = f"{words['over']}: {who} {words['wins']}" if who and view["players"] > 1 else words["over"]
-        draw.text((16, y), text, font=f, fill=INK, anchor="lm")
-    else:
-        cur = view.get("current")
-        who = safe_text(names[cur] if cur is not None and cur < len(names) else f"#{(cur or 0) + 1}", 18)
-        text = f"{words['turn']}: {who}"
-        draw.text((16, y), text, font=f, fill=INK, anchor="lm")
-        x = 16 + draw.textlength(text, font=f) + 18
-        pending = view.get("pending")
-        note = None
-        if pending == "bonus":
-            note = f"«{words['genial']}» {words['bonus']}"
-            if view.get("bonus_pending", 0) > 1:
-                note += f" ×{view['bonus_pending']}"
-        elif pending == "swap":
-            note = words["swap"]
-        elif view.get("first_round") and cur in view.get("needs_first", []):
-            note = words["first"]
-        if note:
-            draw.text((x, y), note, font=small, fill=LOW_MARK, anchor="lm")
-            x += draw.textlength(note, font=small) + 18
-        drawn = view.get("drawn")
-        if drawn:
-            _mini_tile(draw, x + 34, y, 19, drawn)
-    bag_text = f"{words['bag']}: {view['bag']}"
-    draw.text((W - 16, y), bag_text, font=small, fill=MUTED, anchor="rm")
+        put_text(img, (16, y), fit(text, TEXT, right - 16, True), TEXT, bold=True, anchor="lm")
+        return
+    cur = view.get("current")
+    who = safe_text(names[cur] if cur is not None and cur < len(names) else f"#{(cur or 0) + 1}", 18)
+    text = fit(f"{words['turn']}: {who}", TEXT, 480, True)
+    put_text(img, (16, y), text, TEXT, bold=True, anchor="lm")
+    x = 16 + text_width(text, TEXT, True) + 18
+    pending = view.get("pending")
+    note = None
+    if pending == "bonus":
+        note = f"«{words['genial']}» {words['bonus']}"
+        if view.get("bonus_pending", 0) > 1:
+            note += f" ×{view['bonus_pending']}"
+    elif pending == "swap":
+        note = words["swap"]
+    elif view.get("first_round") and cur in view.get("needs_first", []):
+        note = words["first"]
+    drawn = view.get("drawn")
+    if drawn:
+        right -= 80
+    if note:
+        note = fit(note, TEXT, right - x)
+        put_text(img, (x, y), note, TEXT, fill=LOW_MARK, anchor="lm")
+        x += text_width(note, TEXT) + 18
+    if drawn:
+        _mini_tile(img, x + 34, y, 19, drawn)
 
 
-def _mini_tile(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colours: Sequence[str]) -> None:
+def _mini_tile(img: Image.Image, cx: float, cy: float, s: float, colours: Sequence[str]) -> None:
     c1 = (cx - s * SQRT3 / 2, cy)
     c2 = (cx + s * SQRT3 / 2, cy)
-    _halo(draw, c1, c2, s, HIGHLIGHT, 3)
-    _tile_shape(draw, c1, c2, s, TILE)
-    _symbol(draw, colours[0], *c1, s)
-    _symbol(draw, colours[1], *c2, s)
+    _halo(ImageDraw.Draw(img), c1, c2, s, HIGHLIGHT, 3)
+    paste_sprite(img, _cached_tile_sprite(float(s), 1, 0, colours[0], colours[1]), cx, cy)
 
 
 # ------------------------------------------------------------------------------ public
@@ -326,19 +462,19 @@ def _mini_tile(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colour
 def table(view: Mapping[str, Any], *, lang: str = "ru", names: Sequence[str] = (),
           highlight: Iterable[Sequence[int]] | None = None) -> Image.Image:
     """The group's picture: header (whose turn, pending decision, bag), the board with printed
-    symbols and tiles (the latest turn's tiles rimmed), row letters and cell numbers, and the
-    six tracks of every player or team (lowest colour marked, current player framed).
+    symbols and tiles (the latest turn's tiles rimmed), row letters, and the six tracks of
+    every player or team (lowest colour marked, current player framed).
     highlight: extra cells to rim (e.g. cells under discussion)."""
     grid = _table_grid(view["radius"])
-    img = _empty_table(view["radius"], _table_height(len(view["scores"]))).copy()
+    img = _empty_table(view["radius"], _table_height(len(view["scores"])),
+                       _printed_key(view["printed"])).copy()
     draw = ImageDraw.Draw(img)
-    _header(draw, view, names, lang)
-    _draw_printed(draw, grid, view["printed"])
-    _draw_tiles(draw, grid, view["tiles"], set(view.get("recent", [])))
+    _header(img, view, names, lang)
+    _draw_tiles(img, grid, view["tiles"], set(view.get("recent", [])), flat=True)
     for cell in highlight or ():
         cx, cy = grid.centre(*cell)
         draw.polygon(_hex(cx, cy, grid.s - 1), outline=HIGHLIGHT, width=max(3, int(grid.s / 9)))
-    _draw_panels(draw, view, names, lang, BOARD_TOP + BOARD_H + 6)
+    _draw_panels(img, draw, view, names, lang, BOARD_TOP + BOARD_H + 6)
     return img
 
 
@@ -351,23 +487,235 @@ def rack(tiles: Sequence[Sequence[str]], *, lang: str = "ru") -> Image.Image:
     width = int(max(360, n * tile_w + (n + 1) * gap))
     height = 64 + 2 * s + 20
     img, draw = new_canvas(width, height)
-    num_font = font(34, bold=True)
     if not tiles:
-        draw.text((width / 2, height / 2), "—", font=num_font, fill=MUTED, anchor="mm")
+        put_text(img, (width / 2, height / 2), "—", 34, fill=MUTED, bold=True, anchor="mm")
         return img
     for k, colours in enumerate(tiles):
         x = gap + k * (tile_w + gap)
         cy = 64 + s
-        c1 = (x + tile_w / 4, cy)
-        c2 = (x + 3 * tile_w / 4, cy)
-        _tile_shape(draw, c1, c2, s, TILE)
-        _symbol(draw, colours[0], *c1, s)
-        _symbol(draw, colours[1], *c2, s)
-        draw.text((x + tile_w / 2, 32), str(k + 1), font=num_font, fill=INK, anchor="mm")
+        paste_sprite(img, _cached_tile_sprite(float(s), 1, 0, colours[0], colours[1]), x + tile_w / 2, cy)
+        put_text(img, (x + tile_w / 2, 32), str(k + 1), 34, bold=True, anchor="mm")
     return img
 
 
+# ------------------------------------------------------------------------------ candidates
+
+CAND_MAX = 1280          # the long side of a candidates picture
+CAND_MIN_W, CAND_MIN_H = 1040, 820
+CAND_HEAD = 92
+CAND_PAD = 24
+CAND_S_MAX = 150         # the largest hex (a few candidates close together)
+BADGE = HIGHLIGHT        # number badges: yellow, black number, black and white rims
+GHOST_ALPHA = 170
+PILL_OFF, PILL_END = 1.6, 0.74  # a pill badge: its ends (the colours) from the number, their radius
+
+
+def _window(view: Mapping[str, Any], cells: Sequence[tuple[int, int]], max_w: float, max_h: float,
+            min_w: float, min_h: float, s_max: float, margin: float = 1.35):
+    """Hex size and pixel window showing ``cells`` with ``margin`` cells around, zoomed as far as
+    ``s_max`` allows, kept on the board. Returns (s, width, height, centre_x_u, centre_y_u) with
+    the centre in units of s relative to the board's centre."""
+    R = view["radius"]
+    xs = [SQRT3 * (q + r / 2) for q, r in cells]
+    ys = [1.5 * r for q, r in cells]
+    mx, my = SQRT3 * margin, 1.5 * margin + 0.4
+    ux0, ux1, uy0, uy1 = min(xs) - mx, max(xs) + mx, min(ys) - my, max(ys) + my
+    s = min(s_max, max_w / (ux1 - ux0), max_h / (uy1 - uy0))
+    width = int(min(max_w, max(min_w, (ux1 - ux0) * s)))
+    height = int(min(max_h, max(min_h, (uy1 - uy0) * s)))
+    cx, cy = (ux0 + ux1) / 2, (uy0 + uy1) / 2
+    ext_x, ext_y = SQRT3 * (R + 0.5) + 1.2, 1.5 * R + 1.4  # the board with its row letters
+    half_x, half_y = width / 2 / s, height / 2 / s
+    cx = max(-ext_x + half_x, min(ext_x - half_x, cx)) if ext_x > half_x else 0.0
+    cy = max(-ext_y + half_y, min(ext_y - half_y, cy)) if ext_y > half_y else 0.0
+    return s, width, height, cx, cy
+
+
+def _visible(grid: _Grid, box: tuple[float, float, float, float]) -> set[tuple[int, int]]:
+    x0, y0, x1, y1 = box
+    s = grid.s
+    out = set()
+    for q, r in grid.cells():
+        cx, cy = grid.centre(q, r)
+        if x0 - s < cx < x1 + s and y0 - s < cy < y1 + s:
+            out.add((q, r))
+    return out
+
+
+def _draw_window(img: Image.Image, view: Mapping[str, Any], grid: _Grid, box, *,
+                 labels: str | None = None, label_size: int = 0, letters: int = 0) -> set:
+    """The board inside ``box`` of ``img``: empty cells, printed symbols, tiles."""
+    visible = _visible(grid, box)
+    layer = Image.new("RGB", img.size, BACKGROUND)
+    _draw_empty_board(layer, grid, labels=labels, cells=visible, letters=letters, label_size=label_size)
+    _draw_printed(layer, grid, view["printed"], only=visible)
+    _draw_tiles(layer, grid, view["tiles"], set(), only=visible)
+    x0, y0, x1, y1 = (int(v) for v in box)
+    img.paste(layer.crop((x0, y0, x1, y1)), (x0, y0))
+    return visible
+
+
+def _badge_circles(kind: str, cx: float, cy: float, r: float, axis: tuple[float, float]):
+    if kind == "disc":
+        return [(cx, cy, r)]
+    ux, uy = axis
+    off = r * PILL_OFF
+    return [(cx, cy, r), (cx - ux * off, cy - uy * off, r * PILL_END), (cx + ux * off, cy + uy * off, r * PILL_END)]
+
+
+def _collides(circles, placed, box) -> float:
+    """How much ``circles`` overlap the placed ones or leave ``box`` (0: not at all)."""
+    x0, y0, x1, y1 = box
+    bad = 0.0
+    for cx, cy, r in circles:
+        bad += max(0.0, x0 - (cx - r)) + max(0.0, (cx + r) - x1) + max(0.0, y0 - (cy - r)) + max(0.0, (cy + r) - y1)
+        for px, py, pr in placed:
+            d = math.hypot(cx - px, cy - py)
+            bad += max(0.0, pr + r + 4 - d)
+    return bad
+
+
+def _candidates_frame(view: Mapping[str, Any], cells: Sequence[tuple[int, int]]) -> tuple[_Grid, int, int]:
+    """The grid and picture size of :func:`candidates` for candidates on ``cells``."""
+    s, bw, bh, ucx, ucy = _window(view, list(cells) or [(0, 0)], CAND_MAX - 2 * CAND_PAD,
+                                  CAND_MAX - CAND_HEAD - 2 * CAND_PAD, CAND_MIN_W - 2 * CAND_PAD,
+                                  CAND_MIN_H - CAND_HEAD - 2 * CAND_PAD, CAND_S_MAX)
+    width, height = bw + 2 * CAND_PAD, bh + 2 * CAND_PAD + CAND_HEAD
+    grid = _Grid(view["radius"], s, width / 2 - ucx * s, CAND_HEAD + (height - CAND_HEAD) / 2 - ucy * s)
+    return grid, width, height
+
+
+def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang: str = "ru",
+               names: Sequence[str] = ()) -> Image.Image:
+    """The board around numbered candidate placements of one tile, for choosing by number.
+
+    cands: ``(number, colour_first, colour_second, cell_first, cell_second)`` each, with colours
+    and cells as :func:`preview` takes them (up to about 10). The picture (1040-1280 px wide,
+    at most 1280 px tall) zooms on the part of the board that holds every candidate; each is a
+    ghost of the tile on its two cells (its symbols shown where no other candidate puts another
+    colour) with a big yellow numbered badge on the edge between the cells. Candidates on the
+    same pair of cells get badges that carry the two colours in order, set side by side;
+    badges that would overlap are moved apart with a leader line to their tile.
+    names: accepted like :func:`table`'s; the picture names nobody.
+    """
+    words = _w(lang)
+    items = [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
+             for n, c1, c2, a, b in cands]
+    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
+    s = grid.s
+    img, draw = new_canvas(width, height)
+    box = (0, CAND_HEAD, width, height)
+    letters = max(min_font(width), int(s * 0.55))
+    _draw_window(img, view, grid, box, letters=letters)
+    if not items:
+        _cand_header(img, items, words)
+        return img
+    # what each covered cell would show: a colour if every candidate on it agrees
+    on_cell: dict[tuple[int, int], set[str]] = {}
+    for _, c1, c2, a, b in items:
+        on_cell.setdefault(a, set()).add(c1)
+        on_cell.setdefault(b, set()).add(c2)
+    pairs: dict[frozenset, list[int]] = {}
+    for k, (_, _, _, a, b) in enumerate(items):
+        pairs.setdefault(frozenset((a, b)), []).append(k)
+    # ghosts: the bodies first, then the symbols every candidate agrees on
+    for ks in pairs.values():
+        k = ks[0]
+        a, b = items[k][3], items[k][4]
+        _halo(draw, grid.centre(*a), grid.centre(*b), s, (255, 255, 255), max(3.0, s * 0.09))
+        _ghost_body(img, grid, a, b, TILE_GHOST, GHOST_ALPHA)
+    for cell, colours in on_cell.items():
+        if len(colours) == 1:
+            _paste_symbol(img, next(iter(colours)), *grid.centre(*cell), s * 0.92)
+    # badges: numbers big enough for a phone (14 px at 400 px wide), moved apart if they would overlap
+    size = max(min_font(width, 14.5), min(58, int(s * 0.42)))
+    placed: list[tuple[float, float, float]] = []
+    badges = []
+    area = (4, CAND_HEAD + 4, width - 4, height - 4)
+    for key, ks in pairs.items():
+        for j, k in enumerate(ks):
+            n, c1, c2, a, b = items[k]
+            (xa, ya), (xb, yb) = grid.centre(*a), grid.centre(*b)
+            mx, my = (xa + xb) / 2, (ya + yb) / 2
+            d = math.hypot(xb - xa, yb - ya) or 1.0
+            axis = ((xb - xa) / d, (yb - ya) / d)
+            kind = "pill" if len(ks) > 1 or len(on_cell[a]) > 1 or len(on_cell[b]) > 1 else "disc"
+            r = max(size * 0.72, (text_width(str(n), size, True) + size * 0.45) / 2)
+            perp = (-axis[1], axis[0])
+            step = r * 2 + 8
+            tries = []
+            if kind == "disc" and s < 1.75 * r:  # a badge on the tile would hide its colours
+                d_off = 0.8 * s + 0.75 * r
+                tries += [(mx + perp[0] * d_off, my + perp[1] * d_off), (mx - perp[0] * d_off, my - perp[1] * d_off)]
+            if len(ks) > 1:  # side by side across the pair
+                first = (j - (len(ks) - 1) / 2) * step
+                tries.append((mx + perp[0] * first, my + perp[1] * first))
+            tries.append((mx, my))
+            if kind == "pill":  # a pill stays parallel to its tile, beside it
+                for k2 in (0.5, 1, 1.5, 2):
+                    tries += [(mx + perp[0] * step * k2, my + perp[1] * step * k2),
+                              (mx - perp[0] * step * k2, my - perp[1] * step * k2)]
+            for ring in (1, 2, 3, 4):
+                for t in range(12):
+                    ang = math.radians(t * 30 + (15 if ring % 2 else 0))
+                    tries.append((mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3))
+            best, best_bad = tries[0], float("inf")
+            for px, py in tries:
+                bad = _collides(_badge_circles(kind, px, py, r, axis), placed, area)
+                if bad < best_bad:
+                    best, best_bad = (px, py), bad
+                if bad == 0:
+                    break
+            placed += _badge_circles(kind, *best, r, axis)
+            badges.append((n, c1, c2, kind, best, (mx, my), r, axis))
+    for _, _, _, _, (px, py), (mx, my), r, _ in badges:  # leaders under every badge
+        if math.hypot(px - mx, py - my) > r * 0.6:
+            draw.line((px, py, mx, my), fill=(255, 255, 255), width=7)
+            draw.line((px, py, mx, my), fill=INK, width=3)
+            draw.ellipse((mx - 8, my - 8, mx + 8, my + 8), fill=INK, outline=(255, 255, 255), width=2)
+    for n, c1, c2, kind, (px, py), _, r, (ux, uy) in badges:
+        if kind == "pill":
+            off = r * PILL_OFF
+            p0, p1 = (px - ux * off, py - uy * off), (px + ux * off, py + uy * off)
+            re = r * PILL_END
+            draw.line((p0, p1), fill=INK, width=int(2 * re + 6))
+            for ex, ey in (p0, p1):
+                draw.ellipse((ex - re - 3, ey - re - 3, ex + re + 3, ey + re + 3), fill=INK)
+            draw.line((p0, p1), fill=(255, 255, 255), width=int(2 * re))
+            for (ex, ey), colour in ((p0, c1), (p1, c2)):
+                draw.ellipse((ex - re, ey - re, ex + re, ey + re), fill=(255, 255, 255))
+                _small_symbol(img, colour, ex, ey, re * 0.78)
+        draw.ellipse((px - r - 5, py - r - 5, px + r + 5, py + r + 5), fill=(255, 255, 255))
+        draw.ellipse((px - r - 2, py - r - 2, px + r + 2, py + r + 2), fill=INK)
+        draw.ellipse((px - r + 2, py - r + 2, px + r - 2, py + r - 2), fill=BADGE)
+        put_text(img, (px, py), str(n), size, bold=True, anchor="mm")
+    _cand_header(img, items, words)
+    return img
+
+
+def _cand_header(img: Image.Image, items, words) -> None:
+    """The strip above the board: the tile and what to do."""
+    width = img.width
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, width, CAND_HEAD), fill=BACKGROUND)
+    draw.line((0, CAND_HEAD, width, CAND_HEAD), fill=PANEL_EDGE, width=2)
+    head = min_font(width) + 4
+    x = CAND_PAD
+    if items:
+        _mini_tile(img, x + 2 * 26, CAND_HEAD / 2, 26, (items[0][1], items[0][2]))
+        x += 4 * 26 + 24
+        nums = sorted(it[0] for it in items)
+        label = f"{words['choose']}: {nums[0]}–{nums[-1]}" if len(nums) > 1 else f"{words['choose']}: {nums[0]}"
+    else:
+        label = words["none"]
+    put_text(img, (x, CAND_HEAD / 2), fit(label, head, width - x - CAND_PAD, True), head, bold=True,
+             anchor="lm")
+
+
+# ------------------------------------------------------------------------------ preview
+
 PREVIEW_W, PREVIEW_BOARD_H, PREVIEW_S = 900, 660, 58
+PREVIEW_TEXT = min_font(PREVIEW_W)  # 25
 
 
 def preview(view: Mapping[str, Any], tile: Sequence[str], cell_a: Sequence[int], cell_b: Sequence[int],
@@ -390,50 +738,38 @@ def preview(view: Mapping[str, Any], tile: Sequence[str], cell_a: Sequence[int],
     my = max(-half_h + PREVIEW_BOARD_H / 2, min(half_h - PREVIEW_BOARD_H / 2, my)) \
         if half_h > PREVIEW_BOARD_H / 2 else 0
     grid = _Grid(view["radius"], s, PREVIEW_W / 2 - mx, PREVIEW_BOARD_H / 2 - my)
-    visible = set()
-    for q, r in grid.cells():
-        cx, cy = grid.centre(q, r)
-        if -s * 2 < cx < PREVIEW_W + s * 2 and -s * 2 < cy < PREVIEW_BOARD_H + s * 2:
-            visible.add((q, r))
     n_rows = 1 if len(points) <= 2 else 2
     img, draw = new_canvas(PREVIEW_W, PREVIEW_BOARD_H + 30 + 74 * n_rows)
-    board_img = Image.new("RGB", (PREVIEW_W, PREVIEW_BOARD_H), BACKGROUND)
-    _draw_empty_board(board_img, grid, labels="full", cells=visible, letters=True)
-    bdraw = ImageDraw.Draw(board_img)
-    _draw_printed(bdraw, grid, view["printed"], only=visible)
-    _draw_tiles(bdraw, grid, view["tiles"], set(), only=visible)
+    _draw_window(img, view, grid, (0, 0, PREVIEW_W, PREVIEW_BOARD_H), labels="full",
+                 label_size=PREVIEW_TEXT + 1, letters=max(PREVIEW_TEXT + 4, int(s * 0.62)))
     # cells that would score
     ring = max(4, int(s / 10))
     for item in scoring_cells(view, tile, cell_a, cell_b):
         cx, cy = grid.centre(*item["cell"])
-        bdraw.polygon(_hex(cx, cy, s - GAP), outline=INK, width=ring + 3)
-        bdraw.polygon(_hex(cx, cy, s - GAP - 2), outline=SCORING_RING, width=ring)
+        draw.polygon(_hex(cx, cy, s - GAP), outline=INK, width=ring + 3)
+        draw.polygon(_hex(cx, cy, s - GAP - 2), outline=SCORING_RING, width=ring)
     c1, c2 = grid.centre(qa, ra), grid.centre(qb, rb)
-    _halo(bdraw, c1, c2, s, HIGHLIGHT, s * 0.16)
-    _tile_shape(bdraw, c1, c2, s, TILE_GHOST)
-    _symbol(bdraw, tile[0], *c1, s)
-    _symbol(bdraw, tile[1], *c2, s)
-    img.paste(board_img, (0, 0))
+    _halo(draw, c1, c2, s, HIGHLIGHT, s * 0.16)
+    _paste_tile(img, grid, (qa, ra), (qb, rb), tile[0], tile[1], body=TILE_GHOST)
+    draw.rectangle((0, PREVIEW_BOARD_H, PREVIEW_W, img.height), fill=BACKGROUND)
     draw.line((0, PREVIEW_BOARD_H, PREVIEW_W, PREVIEW_BOARD_H), fill=PANEL_EDGE, width=2)
     # points per colour, and the cells of the placement at the right
-    big = font(40, bold=True)
-    small = font(24)
+    big, small = 40, PREVIEW_TEXT + 1
     where = f"{cell_label(tuple(cell_a), view['radius'])} {cell_label(tuple(cell_b), view['radius'])}"
-    draw.text((PREVIEW_W - 24, PREVIEW_BOARD_H + 20 + 37), where, font=font(34, bold=True), fill=INK,
-              anchor="rm")
+    put_text(img, (PREVIEW_W - 24, PREVIEW_BOARD_H + 20 + 37), where, 34, bold=True, anchor="rm")
     y = PREVIEW_BOARD_H + 20 + 37
     x = 30
     items = list(points.items())
     if not items or all(_gained(v) == 0 and _lost(v) == 0 for _, v in items):
-        draw.text((PREVIEW_W / 2, y), words["nothing"], font=big, fill=MUTED, anchor="mm")
+        put_text(img, (PREVIEW_W / 2, y), words["nothing"], big, fill=MUTED, bold=True, anchor="mm")
         return img
     for k, (colour, value) in enumerate(items):
         if k == 2:
             x, y = 30, y + 74
-        draw_symbol(draw, colour, x + 24, y, 22)
+        _small_symbol(img, colour, x + 24, y, 22)
         text = f"+{_gained(value)}"
-        draw.text((x + 58, y), text, font=big, fill=INK, anchor="lm")
-        x += 58 + draw.textlength(text, font=big) + 14
+        put_text(img, (x + 58, y), text, big, bold=True, anchor="lm")
+        x += 58 + text_width(text, big, True) + 14
         extra = []
         if _lost(value):
             extra.append(f"−{_lost(value)} {words['lost']}")
@@ -441,8 +777,8 @@ def preview(view: Mapping[str, Any], tile: Sequence[str], cell_a: Sequence[int],
             extra.append(f"«{words['genial']}»")
         if extra:
             etext = ", ".join(extra)
-            draw.text((x, y), etext, font=small, fill=LOW_MARK, anchor="lm")
-            x += draw.textlength(etext, font=small) + 14
+            put_text(img, (x, y), etext, small, fill=LOW_MARK, anchor="lm")
+            x += text_width(etext, small) + 14
         x += 30
     return img
 

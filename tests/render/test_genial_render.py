@@ -136,3 +136,75 @@ def test_names_are_made_safe_and_the_end_is_drawn():
     assert view["over"]
     image = rg.table(view, lang="ru", names=["🎲🎲🎲", "", "x" * 200])
     assert image.width == 1080
+
+
+# ------------------------------------------------------------------------------ candidates
+
+def count(image, colour, box=None):
+    region = image.crop(box) if box else image
+    return sum(n for n, c in region.getcolors(1 << 22) if c == tuple(colour))
+
+
+def frame(view, cands):
+    """The grid (hex size, where cells are) and size of candidates()'s picture."""
+    return rg._candidates_frame(view, [cell for c in cands for cell in c[3:5]])
+
+
+def mid_position():
+    state = play(4, 11, 30)
+    seat = g.current_player(state)
+    tile = next(t for t in state.racks[seat] if t[0] != t[1])
+    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+    return state, seat, colours, g.legal_placements(state, seat, tile)
+
+
+def test_candidates_zoom_on_the_placements_and_number_them():
+    state, seat, colours, places = mid_position()
+    view = g.view(state, seat)
+    spread = [places[k] for k in range(0, len(places), max(1, len(places) // 10))][:10]
+    cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(spread)]
+    image = rg.candidates(view, cands, lang="ru", names=NAMES)
+    assert 1000 <= max(image.size) <= 1280 and min(image.size) >= 800
+    close = rg.candidates(view, [(1, colours[0], colours[1], *places[0])], lang="ru")
+    assert 1000 <= max(close.size) <= 1280
+    # a yellow badge (at least 40 px across) per candidate
+    assert count(close, rg.BADGE) > 1200 and count(image, rg.BADGE) > 10 * 1200
+    # a lone candidate zooms in further than ten spread over the board: bigger hexes
+    assert frame(view, cands[:1])[0].s > 1.5 * frame(view, cands)[0].s
+
+
+def test_candidate_ghosts_show_their_colours_on_their_cells():
+    state = g.position(2, tiles=[(0, "bb", (-1, 0), (-2, 0))], racks=[["rg"], ["gg"]])
+    view = g.view(state, 0)
+    cands = [(1, "red", "green", (0, 0), (1, 0))]
+    image = rg.candidates(view, cands, lang="en")
+    grid, width, height = frame(view, cands)
+    assert image.size == (width, height)
+    assert pixel(image, grid.centre(0, 0)) == COLOURS["red"]
+    assert pixel(image, grid.centre(1, 0)) == COLOURS["green"]
+    swapped = rg.candidates(view, [(1, "green", "red", (0, 0), (1, 0))], lang="en")
+    assert pixel(swapped, grid.centre(0, 0)) == COLOURS["green"]
+
+
+def test_candidates_on_the_same_cells_keep_their_numbers_apart():
+    state, seat, colours, places = mid_position()
+    view = g.view(state, seat)
+    a, b = places[0]
+    one = rg.candidates(view, [(1, colours[0], colours[1], a, b)], lang="ru")
+    both = rg.candidates(view, [(1, colours[0], colours[1], a, b), (2, colours[1], colours[0], a, b)],
+                         lang="ru")
+    assert both.size == one.size
+    # two whole badges: neither number hides the other
+    assert count(both, rg.BADGE) > 1.8 * count(one, rg.BADGE)
+    # ten placements around one cell: ten badges, none swallowed
+    cell = places[0][0]
+    near = [(pa, pb) for pa, pb in places if cell in (pa, pb)]
+    crowd = [(k + 1, colours[k % 2], colours[1 - k % 2], pa, pb) for k, (pa, pb) in enumerate((near * 4)[:10])]
+    dense = rg.candidates(view, crowd, lang="ru")
+    assert count(dense, rg.BADGE) > 9 * count(one, rg.BADGE) * 0.85
+
+
+def test_candidates_without_any_place_still_draw():
+    view = g.view(g.setup(2, g.Options(), 1), 0)
+    image = rg.candidates(view, [], lang="ru")
+    assert max(image.size) <= 1280 and count(image, rg.BADGE) == 0
