@@ -142,3 +142,28 @@ def test_game_over_and_odd_names():
     assert img.width == RL.WIDTH
     # fewer names than seats does not fail either
     RL.table(L.view(s), lang="en", names=[])
+
+
+def test_empty_places_show_the_symbol_they_wait_for():
+    """A column without tokens is still labelled: its empty places are outlines of its symbol,
+    tinted with its colour (so columns read by shape as well as colour)."""
+    s = state(collections=[[0] * 6, [0] * 6, [0] * 6, [0] * 6])
+    lay = RL._layout(4, s.target)
+    img = RL.table(L.view(s), lang="en", names=NAMES)
+    p0 = tuple(int(v) for v in lay["panels"][0])
+    col_w = lay["col_w"]
+    body = (p0[1] + lay["head_h"], p0[1] + lay["head_h"] + s.target * lay["slot_h"])
+
+    def column(i):
+        return img.crop((int(p0[0] + RL.PAD + i * col_w), body[0], int(p0[0] + RL.PAD + (i + 1) * col_w), body[1]))
+
+    def hue_count(region, test):
+        data = region.tobytes()
+        return sum(1 for k in range(0, len(data), 3) if test(*data[k:k + 3]))
+
+    reds = [hue_count(column(i), lambda r, g, b: r - g > 50 and r - b > 40) for i in range(6)]
+    blues = [hue_count(column(i), lambda r, g, b: b - r > 50 and b - g > 20) for i in range(6)]
+    assert reds[0] > 100 and blues[4] > 100
+    assert reds[0] > 3 * max(reds[2:5]) and blues[4] > 3 * max(blues[:4])
+    # the shapes differ too: the circle column and the diamond column are not the same picture
+    assert ImageChops.difference(column(0).convert("L"), column(5).convert("L")).getbbox() is not None
