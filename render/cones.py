@@ -14,8 +14,9 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw
 
 from render.common import (
-    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, draw_symbol, font,
-    new_canvas, safe_text,
+    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, draw_symbol, fit, font,
+    min_font, new_canvas, paste_box, paste_flat_shape, paste_flat_symbol, put_text,
+    safe_text, text_width,
 )
 
 WORDS = {
@@ -38,18 +39,20 @@ MARGIN = 16
 GAP = 10
 CELL = 196  # pile cell, square
 HEADER_H = 64
-CARD_HEAD = 58  # name row of a player card
-CARD_ROW = 52  # one row of chip counts
-CARD_END_H = 150  # a card after the end (goal and figures)
+CARD_HEAD = 60  # name row of a player card
+CARD_ROW = 50  # one row of chip counts
+CARD_END_H = 252  # a card after the end (goal and figures)
 CARD_GAP = 10
 PANEL = (253, 251, 246)
 GRID_LINE = (200, 192, 175)
 TURN_BG = (255, 238, 176)
-BAND_H = 26  # one chip in a tower
-BASE_H = 40
-BASE_W = 136
-CHIP_W = 110  # the lowest chip; each one above is CHIP_STEP narrower
+BAND_H = 22  # one chip in a tower
+BASE_H = 36
+BASE_W = 128
+CHIP_W = 104  # the lowest chip; each one above is CHIP_STEP narrower
 CHIP_STEP = 8
+TOWER_ROOM = CELL - 66  # the tower stays below the pile's number and colour
+TEXT = min_font(6 * CELL + 5 * GAP + 2 * MARGIN)  # 35 px: 11 px at 400 px wide on the widest table
 
 
 def _w(lang: str) -> dict[str, str]:
@@ -83,13 +86,13 @@ def _layout(piles: int, colours: int, over: bool) -> dict[str, int]:
     if over:
         card_h = CARD_END_H
     else:
-        card_h = CARD_HEAD + CARD_ROW * -(-colours // _per_row(colours)) + 6
+        card_h = CARD_HEAD + CARD_ROW * -(-colours // _per_row(colours)) + 8
     height = MARGIN + HEADER_H + rows * CELL + (rows - 1) * GAP + GAP * 2 + card_h + MARGIN
     return {"cols": cols, "rows": rows, "width": width, "height": height, "card_h": card_h,
             "grid_top": MARGIN + HEADER_H, "cards_top": height - MARGIN - card_h}
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=6)
 def _empty(width: int, height: int) -> Image.Image:
     """The static background layer (cached)."""
     image, _ = new_canvas(width, height, BACKGROUND)
@@ -111,86 +114,107 @@ def _band(draw: ImageDraw.ImageDraw, colour: str, cx: float, bottom: float, w_bo
                width=1)
 
 
-def _tower(draw: ImageDraw.ImageDraw, base: str, chips: Sequence[str], cx: float, bottom: float,
-           room: float) -> None:
+@lru_cache(maxsize=512)
+def _band_tile(colour: str | None, w_bottom: int, w_top: int, h: int, r: float, bg) -> Image.Image:
+    """One band of a tower (a chip, the base, or the fold of hidden chips when colour is None)
+    on the cell's tint: an RGB rectangle to paste without a mask (bands never overlap)."""
+    ss = 3
+    img = Image.new("RGB", ((w_bottom + 2) * ss, h * ss), bg)
+    draw = ImageDraw.Draw(img)
+    cx, bottom = (w_bottom + 2) * ss / 2, h * ss - 1
+    if colour is None:
+        draw.rounded_rectangle((cx - w_top * ss / 2, 2 * ss, cx + w_top * ss / 2, bottom - ss), radius=6 * ss,
+                               fill=(255, 255, 255), outline=INK, width=2 * ss)
+        for k in (-1, 0, 1):  # three dots: more chips below, counted in the corner
+            dx, dy = cx + k * 9 * ss, (h * ss) / 2
+            draw.ellipse((dx - 2.5 * ss, dy - 2.5 * ss, dx + 2.5 * ss, dy + 2.5 * ss), fill=INK)
+    else:
+        draw.polygon(_trapezoid(cx, bottom, w_bottom * ss, w_top * ss, (h - 1) * ss), fill=COLOURS[colour],
+                     outline=INK, width=2 * ss)
+        draw_shape(draw, SYMBOLS[colour], cx, bottom - (h - 1) * ss / 2, r * ss, fill=(255, 255, 255),
+                   outline=INK, width=ss)
+    return img.reduce(ss)
+
+
+def _tower(img: Image.Image, base: str, chips: Sequence[str], cx: float, bottom: float,
+           room: float, bg) -> None:
     """A base (wide, tall band) with the chips stacked above, narrowing upwards.
 
-    When the stack does not fit in ``room`` px, the bottom chips fold into a "+k" band.
-    """
-    _band(draw, base, cx, bottom, BASE_W, BASE_W - 14, BASE_H, 14)
+    When the stack does not fit in ``room`` px, the bottom chips fold into a dotted band (the
+    pile's height, in its corner, still counts them)."""
+    def put(colour, w_bottom, w_top, h, r, top):
+        tile = _band_tile(colour, int(w_bottom), int(w_top), h, r, bg)
+        img.paste(tile, (round(cx - tile.width / 2), round(top)))
+
+    put(base, BASE_W, BASE_W - 12, BASE_H, 13, bottom - BASE_H)
     y = bottom - BASE_H
     w = CHIP_W
-    fit = max(1, int((room - BASE_H) // BAND_H))
+    fit_n = max(1, int((room - BASE_H) // BAND_H))
     shown = list(chips)
-    hidden = 0
-    if len(shown) > fit:
-        hidden = len(shown) - (fit - 1)
-        shown = shown[hidden:]
-        draw.rounded_rectangle((cx - w / 2, y - BAND_H + 2, cx + w / 2, y - 1), radius=6,
-                               fill=(255, 255, 255), outline=INK, width=2)
-        draw.text((cx, y - BAND_H / 2), f"+{hidden}", font=font(20, True), fill=INK, anchor="mm")
+    if len(shown) > fit_n:
+        shown = shown[len(shown) - (fit_n - 1):]
+        put(None, w, w - 10, BAND_H, 0, y - BAND_H)
         y -= BAND_H
         w -= CHIP_STEP
     for chip in shown:
-        _band(draw, chip, cx, y, w, w - CHIP_STEP, BAND_H, 10)
+        put(chip, w, w - CHIP_STEP, BAND_H, 8.5, y - BAND_H)
         y -= BAND_H
         w -= CHIP_STEP
 
 
-def _pile(draw: ImageDraw.ImageDraw, pile: dict[str, Any], x: int, y: int, lit: bool) -> None:
+def _pile(img: Image.Image, pile: dict[str, Any], x: int, y: int, lit: bool) -> None:
     top = pile["top"]
+    tint = _tint(top)
     if lit:
-        draw.rounded_rectangle((x - 6, y - 6, x + CELL + 6, y + CELL + 6), radius=18,
-                               fill=HIGHLIGHT)
-    draw.rounded_rectangle((x, y, x + CELL, y + CELL), radius=14, fill=_tint(top),
-                           outline=_dark(top), width=3)
-    # pile number, top-left, always legible
+        paste_box(img, (x - 6, y - 6, x + CELL + 6, y + CELL + 6), 18, HIGHLIGHT)
+    paste_box(img, (x, y, x + CELL, y + CELL), 14, tint, _dark(top), 3,
+              bg=HIGHLIGHT if lit else BACKGROUND)
+    # the tower, then the pile number (top-left) and the pile's colour (top-right) over it
+    _tower(img, pile["base"], pile["chips"], x + CELL / 2 - 16, y + CELL - 10, TOWER_ROOM, tint)
     num = str(pile["number"])
-    draw.rounded_rectangle((x + 7, y + 7, x + 54, y + 44), radius=9,
-                           fill=HIGHLIGHT if lit else (255, 255, 255),
-                           outline=INK if lit else _dark(top), width=3 if lit else 2)
-    draw.text((x + 30.5, y + 26), num, font=font(26, True), fill=INK, anchor="mm")
-    # the pile's colour, big, top-right
-    draw_symbol(draw, top, x + CELL - 30, y + 30, 21, width=2)
+    box_w = max(58, int(text_width(num, TEXT, True)) + 18)
+    paste_box(img, (x + 7, y + 7, x + 7 + box_w, y + 55), 10, HIGHLIGHT if lit else (255, 255, 255),
+              INK if lit else _dark(top), 3 if lit else 2, bg=tint)
+    put_text(img, (x + 7 + box_w / 2, y + 31), num, TEXT, bold=True, anchor="mm")
+    paste_flat_symbol(img, top, x + CELL - 32, y + 31, 22, tint)
     # chip count, bottom-right (no number for a bare base)
-    _tower(draw, pile["base"], pile["chips"], x + CELL / 2 - 6, y + CELL - 10, CELL - 20)
     if pile["height"]:
-        draw.text((x + CELL - 8, y + CELL - 10), str(pile["height"]), font=font(24, True),
-                  fill=INK, anchor="rs")
+        put_text(img, (x + CELL - 10, y + CELL - 10), str(pile["height"]), TEXT, bold=True, anchor="rs")
 
 
 # ---------------------------------------------------------------- header and cards
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int, lang: str) -> None:
+def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int,
+            lang: str) -> None:
     words = _w(lang)
     x = MARGIN + 4
     cy = MARGIN + HEADER_H / 2 - 4
     undrawn = set(view.get("undrawn", ()))
     for colour in view["colours"]:
-        draw_symbol(draw, colour, x + 18, cy, 18)
+        paste_flat_symbol(img, colour, x + 18, cy, 18, BACKGROUND)
         n = view["piles_by_colour"][colour]
-        draw.text((x + 42, cy), f"{n}", font=font(30, True), fill=INK, anchor="lm")
+        put_text(img, (x + 42, cy), f"{n}", TEXT, bold=True, anchor="lm")
         if colour in undrawn:
-            draw.line((x + 2, cy + 24, x + 78, cy + 24), fill=MUTED, width=3)
+            draw.line((x + 2, cy + 25, x + 84, cy + 25), fill=MUTED, width=3)
         x += 100
     right = width - MARGIN - 4
     text = f"{words['removed']}: {view['removed']}"
-    draw.text((right, cy), text, font=font(24), fill=MUTED, anchor="rm")
+    put_text(img, (right, cy), text, TEXT, fill=MUTED, anchor="rm")
     if undrawn:
-        tw = draw.textlength(text, font=font(24))
-        xx = right - tw - 30
+        xx = right - text_width(text, TEXT) - 30
         for colour in sorted(undrawn, key=view["colours"].index, reverse=True):
-            draw_symbol(draw, colour, xx - 14, cy, 14)
-            xx -= 36
-        draw.text((xx, cy), words["neutral"] + ":", font=font(24), fill=MUTED, anchor="rm")
+            paste_flat_symbol(img, colour, xx - 16, cy, 16, BACKGROUND)
+            xx -= 38
+        if xx - text_width(words["neutral"] + ":", TEXT) > x:
+            put_text(img, (xx, cy), words["neutral"] + ":", TEXT, fill=MUTED, anchor="rm")
 
 
 def _mini_tower(draw: ImageDraw.ImageDraw, right: float, bottom: float) -> None:
     """A small grey stack of chips: the icon beside a player's count of chips left."""
-    cx = right - 12
+    cx = right - 14
     for i in range(3):
-        w = 24 - i * 5
-        draw.polygon(_trapezoid(cx, bottom - i * 8, w, w - 4, 7), fill=(225, 220, 208),
+        w = 28 - i * 6
+        draw.polygon(_trapezoid(cx, bottom - i * 9, w, w - 5, 8), fill=(225, 220, 208),
                      outline=MUTED, width=1)
 
 
@@ -200,71 +224,72 @@ def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
     draw.polygon(pts, fill=HIGHLIGHT, outline=INK, width=2)
 
 
-def _card(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, name: str,
+def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, name: str,
           box: tuple[int, int, int, int], lang: str) -> None:
     words = _w(lang)
     x0, y0, x1, y1 = box
     over = bool(view.get("over")) and "goals" in view
     active = view.get("to_move") == seat
     won = over and view["places"][seat] == 1
-    draw.rounded_rectangle(box, radius=14, fill=TURN_BG if active else PANEL,
-                           outline=HIGHLIGHT if active or won else GRID_LINE,
-                           width=6 if active or won else 2)
+    fill = TURN_BG if active else PANEL
+    paste_box(img, box, 14, fill, HIGHLIGHT if active or won else GRID_LINE, 6 if active or won else 2)
+    hy = y0 + 31
     nx = x0 + 16
     if active:
-        draw.polygon([(x0 + 14, y0 + 16), (x0 + 14, y0 + 42), (x0 + 34, y0 + 29)], fill=INK)
+        draw.polygon([(x0 + 15, hy - 13), (x0 + 15, hy + 13), (x0 + 35, hy)], fill=INK)
         nx = x0 + 42
-    name_font = font(28, True)
-    label = safe_text(name, 16)
-    max_w = x1 - nx - 96
-    while draw.textlength(label, font=name_font) > max_w and len(label) > 2:
-        label = label[:-2] + "…"
-    draw.text((nx, y0 + 29), label, font=name_font, fill=INK, anchor="lm")
     if over:
-        _card_result(draw, view, seat, (x0, y0, x1, y1), words)
+        right = x1 - 66
+    else:
+        left = view["supply_left"][seat]
+        put_text(img, (x1 - 16, hy), str(left), TEXT, bold=True, fill=INK if left else MUTED, anchor="rm")
+        right = x1 - 16 - text_width(str(left), TEXT, True) - 6
+        _mini_tower(draw, right, hy + 12)
+        right -= 36
+    put_text(img, (nx, hy), fit(safe_text(name, 16), TEXT, right - nx, True), TEXT, bold=True, anchor="lm")
+    if over:
+        _card_result(img, draw, view, seat, (x0, y0, x1, y1), words)
         return
-    left = view["supply_left"][seat]
-    draw.text((x1 - 16, y0 + 29), str(left), font=font(28, True),
-              fill=INK if left else MUTED, anchor="rm")
-    _mini_tower(draw, x1 - 30 - draw.textlength(str(left), font=font(28, True)), y0 + 40)
     colours = view["colours"]
     per_row = _per_row(len(colours))
-    slot = (x1 - x0 - 24) / per_row
+    slot = (x1 - x0 - 20) / per_row
     supply = view["supplies"][seat]
     for i, colour in enumerate(colours):
         row, col = divmod(i, per_row)
-        sx = x0 + 12 + col * slot
+        sx = x0 + 10 + col * slot
         sy = y0 + CARD_HEAD + CARD_ROW / 2 + row * CARD_ROW
         n = supply[colour]
         if n:
-            draw_symbol(draw, colour, sx + 24, sy, 19)
-            draw.text((sx + 50, sy), f"×{n}", font=font(28, True), fill=INK, anchor="lm")
+            paste_flat_symbol(img, colour, sx + 20, sy, 17, fill)
+            put_text(img, (sx + 41, sy), f"×{n}", TEXT, bold=True, anchor="lm")
         else:
-            draw_shape(draw, SYMBOLS[colour], sx + 24, sy, 19, fill=None, outline=GRID_LINE, width=2)
-            draw.text((sx + 50, sy), "×0", font=font(28), fill=GRID_LINE, anchor="lm")
+            paste_flat_shape(img, SYMBOLS[colour], sx + 20, sy, 17, None, fill, outline=GRID_LINE, width=2)
+            put_text(img, (sx + 41, sy), "×0", TEXT, fill=GRID_LINE, anchor="lm")
 
 
-def _card_result(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int,
+def _card_result(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int,
                  box: tuple[int, int, int, int], words: dict[str, str]) -> None:
     x0, y0, x1, y1 = box
     goal_colour = view["goals"][seat]
     score = view["scores"][seat]
     place = view["places"][seat]
-    gy = y0 + 92
-    draw.text((x0 + 16, gy - 30), words["goal"], font=font(20), fill=MUTED, anchor="lm")
-    draw_symbol(draw, goal_colour, x0 + 44, gy + 12, 27, width=3)
-    draw.text((x0 + 86, gy + 12), str(score["piles"]), font=font(48, True), fill=INK, anchor="lm")
-    fx = x0 + 150
-    small = font(19)
+    won = place == 1
+    gy = y0 + 96
+    label = f"{words['goal']}:"
+    put_text(img, (x0 + 16, gy), label, TEXT, fill=MUTED, anchor="lm")
+    gx = x0 + 16 + text_width(label, TEXT) + 34
+    paste_flat_symbol(img, goal_colour, gx, gy, 26, TURN_BG if view.get("to_move") == seat else PANEL,
+                      width=3)
+    put_text(img, (gx + 38, gy), str(score["piles"]), 48, bold=True, anchor="lm")
     for i, (key, word) in enumerate((("piles", "piles"), ("piles_with_chips", "with_chips"),
                                      ("tallest", "tallest"))):
-        draw.text((fx, gy - 24 + i * 26), f"{words[word]}: {score[key]}", font=small,
-                  fill=INK if i == 0 else MUTED, anchor="lm")
-    if place == 1:
-        _crown(draw, x1 - 54, y0 + 12, 38)
+        put_text(img, (x0 + 16, gy + 50 + i * 42), fit(f"{words[word]}: {score[key]}", TEXT, x1 - x0 - 28),
+                 TEXT, fill=INK if i == 0 else MUTED, anchor="lm")
+    if won:
+        _crown(draw, x1 - 56, y0 + 12, 40)
     else:
-        draw.text((x1 - 16, y0 + 29), words["place"].format(n=place), font=font(30, True),
-                  fill=MUTED, anchor="rm")
+        put_text(img, (x1 - 16, y0 + 31), words["place"].format(n=place), TEXT, bold=True, fill=MUTED,
+                 anchor="rm")
 
 
 # ---------------------------------------------------------------- public API
@@ -283,18 +308,18 @@ def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
     image = _empty(lay["width"], lay["height"]).copy()
     draw = ImageDraw.Draw(image)
     lit = view.get("last_pile") if highlight_pile is None else highlight_pile
-    _header(draw, view, lay["width"], lang)
+    _header(image, draw, view, lay["width"], lang)
     for i, pile in enumerate(piles):
         row, col = divmod(i, lay["cols"])
         x = MARGIN + col * (CELL + GAP)
         y = lay["grid_top"] + row * (CELL + GAP)
-        _pile(draw, pile, x, y, pile["number"] == lit)
+        _pile(image, pile, x, y, pile["number"] == lit)
     card_w = (lay["width"] - 2 * MARGIN - (players - 1) * CARD_GAP) / players
     for seat in range(players):
         name = names[seat] if seat < len(names) else f"{seat + 1}"
         x0 = round(MARGIN + seat * (card_w + CARD_GAP))
         box = (x0, lay["cards_top"], round(x0 + card_w), lay["cards_top"] + lay["card_h"])
-        _card(draw, view, seat, name, box, lang)
+        _card(image, draw, view, seat, name, box, lang)
     return image
 
 
