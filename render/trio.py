@@ -3,9 +3,13 @@
 Pure functions of the engine's view dicts to PIL images, at most 1280 px on the long side.
 Symbols are coloured shapes (hexagon, circle, star in red, blue, yellow), tiles are dominoes.
 Grid coordinates: x to the right, y downwards, as in the engine.
+
+The table is the board with a strip under it (die, players, pool), 900-950 px wide so that its
+text is legible on a phone; each board tile is a cached antialiased patch pasted without a mask.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -20,14 +24,17 @@ from render.common import (
     INK,
     MUTED,
     draw_shape,
-    font,
+    fit,
+    min_font,
     new_canvas,
+    paste_sprite,
+    put_text,
     safe_text,
+    shape_sprite,
     text_centered,
 )
 
 MAX_SIDE = 1280
-PANEL_W = 330
 BOARD_MAX = 950          # board area fits in BOARD_MAX x BOARD_MAX
 MAX_CELL = 110
 TILE_FILL = (253, 251, 244)
@@ -215,11 +222,55 @@ def _is_cell(item) -> bool:
     return len(item) == 2 and all(isinstance(v, int) for v in item)
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, view: dict, frame: _Frame, *,
+PATCH_PAD = 2  # a domino patch stops this far inside its cells: the grid lines stay
+
+
+@lru_cache(maxsize=160)
+def _domino_patch(c: float, vertical: bool, syms: tuple[str, str]) -> Image.Image:
+    """A domino with its symbols (first at the left or top) and shadow, antialiased, flattened
+    on the board's colour: it stays inside its two cells, so it pastes without a mask."""
+    ss = 3
+    pad = PATCH_PAD
+    w, h = (c, 2 * c) if vertical else (2 * c, c)
+    w, h = int(w) - 2 * pad, int(h) - 2 * pad
+    img = Image.new("RGB", (w * ss, h * ss), BOARD_BG)
+    draw = ImageDraw.Draw(img)
+    k = c * ss
+    a = ((c / 2 - pad) * ss, (c / 2 - pad) * ss)
+    b = (a[0], a[1] + k) if vertical else (a[0] + k, a[1])
+    draw_domino_body(draw, a, b, k)
+    for (cx, cy), name in zip((a, b), syms):
+        draw_symbol_at(draw, name, cx, cy, k * 0.3)
+    return img.reduce(ss)
+
+
+def _paste_domino(img: Image.Image, frame: "_Frame", cell_a, cell_b, syms) -> None:
+    a, b = tuple(cell_a), tuple(cell_b)
+    syms = tuple(syms)
+    if (a[1] == b[1] and a[0] > b[0]) or (a[0] == b[0] and a[1] > b[1]):
+        a, b, syms = b, a, syms[::-1]
+    c = frame.c
+    # whole-pixel cells: fewer patches as the board grows (a patch is up to 1 px smaller than
+    # its cells, inside the PATCH_PAD margin)
+    patch = _domino_patch(float(math.floor(c)), a[0] == b[0], syms)
+    x, y = frame.centre(a)
+    img.paste(patch, (round(x - c / 2) + PATCH_PAD, round(y - c / 2) + PATCH_PAD))
+
+
+@lru_cache(maxsize=64)
+def _symbol_sprite(name: str, r: float) -> Image.Image:
+    colour, shape = _sym(name)
+    width = max(2, round(r / 12))
+    rr = r * (1.08 if shape == "star" else 0.9 if shape == "circle" else 0.98)
+    return shape_sprite(shape, round(rr * 2) / 2, COLOURS[colour], INK, width)
+
+
+def _draw_board(img: Image.Image, view: dict, frame: _Frame, *,
                 highlight: Iterable = (), last: bool = True, extra_tiles: Sequence = ()) -> None:
     """Grid, tiles, set lines. ``highlight``: runs of cells (a line is drawn through each, e.g.
     a set) or single cells (ringed). With ``last`` the last tile is ringed and its sets lined.
     ``extra_tiles``: (cell_a, cell_b, symbols) drawn in with a green ring (a proposal)."""
+    draw = ImageDraw.Draw(img)
     c = frame.c
     x0, y0, x1, y1 = frame.rect
     draw.rectangle((x0, y0, x1, y1), fill=BOARD_BG)
@@ -236,30 +287,35 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, frame: _Frame, *,
         (cells if _is_cell(item) else runs).append(item)
     if last_tile:
         runs.extend(last_tile.get("sets") or [])
-    placed = []
+    ringed = []  # (cell_a, cell_b, symbols, ring colour): drawn the slow way, over the grid
     for t in view["tiles"]:
-        a, b = frame.centre(t["cells"][0]), frame.centre(t["cells"][1])
-        is_last = last_tile is not None and t["cells"] == last_tile["cells"]
-        ring = LAST_RING if is_last else None
-        draw_domino_body(draw, a, b, c, ring=ring, ring_width=max(4, round(c * 0.08)))
-        placed.append((a, b, t["symbols"]))
+        if last_tile is not None and t["cells"] == last_tile["cells"]:
+            ringed.append((t["cells"][0], t["cells"][1], t["symbols"], LAST_RING, max(4, round(c * 0.08))))
+        else:
+            _paste_domino(img, frame, t["cells"][0], t["cells"][1], t["symbols"])
     for ca, cb, syms in extra_tiles:
-        a, b = frame.centre(ca), frame.centre(cb)
-        draw_domino_body(draw, a, b, c, ring=GHOST_RING, ring_width=max(5, round(c * 0.09)))
-        placed.append((a, b, syms))
+        ringed.append((ca, cb, syms, GHOST_RING, max(5, round(c * 0.09))))
+    for ca, cb, syms, ring, width in ringed:
+        draw_domino_body(draw, frame.centre(ca), frame.centre(cb), c, ring=ring, ring_width=width)
     lw = max(6, round(c * 0.2))
+    lined = set()
     for run in runs:
         p0, p1 = frame.centre(run[0]), frame.centre(run[-1])
         draw.line((p0, p1), fill=SET_LINE, width=lw)
         for p in (p0, p1):
             draw.ellipse((p[0] - lw / 2, p[1] - lw / 2, p[0] + lw / 2, p[1] + lw / 2), fill=SET_LINE)
+        lined.update(tuple(cell[:2]) for cell in run)
     for cell in cells:
         cx, cy = frame.centre(cell)
         r = c * 0.44
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=LAST_RING, width=max(3, round(c / 16)))
-    for a, b, syms in placed:
-        for (cx, cy), name in zip((a, b), syms):
-            draw_symbol_at(draw, name, cx, cy, c * 0.3)
+    # symbols over the set lines: those of the ringed tiles and of every lined cell
+    names = {(x, y): name for x, y, name in view["cells"]}
+    for ca, cb, syms, _, _ in ringed:
+        names[tuple(ca)], names[tuple(cb)] = syms[0], syms[1]
+    for cell in lined | {tuple(t[0]) for t in ringed} | {tuple(t[1]) for t in ringed}:
+        if cell in names:
+            paste_sprite(img, _symbol_sprite(names[cell], round(c * 0.3, 1)), *frame.centre(cell))
 
 
 # --------------------------------------------------------------------------- table
@@ -271,17 +327,12 @@ def _domino_icon(draw: ImageDraw.ImageDraw, x: float, y: float, c: float, back: 
     draw.line((x + c * 0.2, y + c, x + c * 0.8, y + c), fill=(160, 145, 125), width=2)
 
 
-def _fit(text: str, fnt, width: float) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels in ``fnt``."""
-    if fnt.getlength(text) <= width:
-        return text
-    while len(text) > 1 and fnt.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-MINI = 19          # cell size of the revealed hands' mini tiles
-MINI_PER_LINE = 6
+MINI = 28          # cell size of the revealed hands' mini tiles
+MIN_W = 900        # the table is at least this wide (its text at least min_font of it)
+MIN_BOARD_H = 420
+DIE = 150
+ROW_H = 58         # one player in the strip under the board
+STRIP_PAD = 14
 
 
 def _revealed(view: dict) -> list:
@@ -289,88 +340,108 @@ def _revealed(view: dict) -> list:
     return view.get("hands_symbols") or [] if view.get("over") else []
 
 
-def _row_heights(view: dict) -> list[int]:
+def _strip_layout(view: dict, width: int) -> dict[str, Any]:
+    """Where the die, the players and the pool go in the strip under the board."""
+    players = view["players"]
+    over = bool(view.get("over"))
+    left = STRIP_PAD if over else STRIP_PAD * 2 + DIE + 16
+    cols = 1 if over or players == 1 else 2
+    rows = -(-players // cols)
     revealed = _revealed(view)
-    out = []
-    for seat in range(view["players"]):
+    per_line = max(1, int((width - left - 430) // (2 * MINI + 9)))
+    heights = []
+    for seat in range(players):
         n = len(revealed[seat]) if revealed else 0
-        lines = (n + MINI_PER_LINE - 1) // MINI_PER_LINE
-        out.append(64 + lines * (MINI + 12))
-    return out
+        lines = max(1, -(-n // per_line))
+        heights.append(ROW_H + (lines - 1) * (MINI + 14))
+    body = sum(heights[::cols]) if cols == 1 else rows * ROW_H
+    height = STRIP_PAD + max(body + ROW_H, 0 if over else DIE + 48) + STRIP_PAD
+    return {"left": left, "cols": cols, "heights": heights, "height": height, "per_line": per_line}
 
 
-def _panel_height(view: dict) -> int:
-    die_h = 0 if view.get("over") else 172 + 44
-    return 18 + die_h + sum(_row_heights(view)) + 24 + 110
-
-
-def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0: int, height: int, *,
-           lang: str, names: Sequence[str]) -> None:
-    draw.rectangle((x0, 0, img.width, height), fill=BACKGROUND)
-    draw.line((x0, 0, x0, height), fill=GRID, width=2)
-    cx = x0 + PANEL_W // 2
-    y = 18
+def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, top: int, *, lang: str,
+           names: Sequence[str]) -> None:
+    """Under the board: the die, every player (whose turn, tiles in hand; after the end the
+    places and the hands), the pool."""
+    width = img.width
+    lay = _strip_layout(view, width)
+    size = min_font(width)
+    draw.rectangle((0, top, width, img.height), fill=BACKGROUND)
+    draw.line((0, top, width, top), fill=GRID, width=2)
     over = view.get("over")
     if not over:
         face = view["die"]
-        dimg = die(face, size=170)
-        img.paste(dimg, (int(cx - 85), y))
-        y += 172
-        text_centered(draw, (cx, y + 14), _w(face, lang), 26, fill=INK, bold=True)
-        y += 44
+        img.paste(die(face, size=DIE), (STRIP_PAD * 2, top + STRIP_PAD))
+        put_text(img, (STRIP_PAD * 2 + DIE / 2, top + STRIP_PAD + DIE + 22), _w(face, lang), size,
+                 bold=True, anchor="mm")
     players = view["players"]
     current = view.get("current")
     sizes = view["hand_sizes"]
     places = (view.get("outcome") or {}).get("places")
     revealed = _revealed(view)
-    top = y
-    for seat, row_h in enumerate(_row_heights(view)):
-        mid = top + 32
+    cols = lay["cols"]
+    cell_w = (width - lay["left"] - STRIP_PAD) / cols
+    y = top + STRIP_PAD
+    for seat in range(players):
+        row, col = divmod(seat, cols)
+        x0 = lay["left"] + col * cell_w
+        row_h = lay["heights"][seat]
+        if cols == 1:
+            y0 = y
+            y += row_h
+        else:
+            y0 = top + STRIP_PAD + row * ROW_H
+        mid = y0 + ROW_H / 2
         if seat == current or (places and places[seat] == 1):
-            draw.rounded_rectangle((x0 + 10, top + 4, img.width - 10, top + row_h - 4), radius=14,
+            draw.rounded_rectangle((x0 + 2, y0 + 3, x0 + cell_w - 8, y0 + row_h - 3), radius=14,
                                    fill=(255, 232, 150), outline=HIGHLIGHT, width=3)
+        nx = x0 + 14
         if seat == current:
-            draw.polygon([(x0 + 22, mid - 12), (x0 + 22, mid + 12), (x0 + 40, mid)], fill=INK)
-        name = _fit(safe_text(names[seat] if seat < len(names) else f"#{seat + 1}", 16),
-                    font(28, seat == current), img.width - 112 - (x0 + 52))
+            draw.polygon([(nx, mid - 12), (nx, mid + 12), (nx + 18, mid)], fill=INK)
+            nx += 28
         if places:
-            text_centered(draw, (x0 + 31, mid), str(places[seat]), 28, bold=True)
-        draw.text((x0 + 52, mid), name, font=font(28, seat == current), fill=INK, anchor="lm")
-        _domino_icon(draw, img.width - 98, mid - 20, 20)
-        draw.text((img.width - 68, mid), str(sizes[seat]), font=font(32, True), fill=INK, anchor="lm")
+            put_text(img, (nx + 10, mid), str(places[seat]), size + 2, bold=True, anchor="mm")
+            nx += 34
+        count_x = x0 + (cell_w - 80 if cols == 2 else 330)
+        name = safe_text(names[seat] if seat < len(names) else f"#{seat + 1}", 16)
+        put_text(img, (nx, mid), fit(name, size + 2, count_x - nx - 10, seat == current), size + 2,
+                 bold=seat == current, anchor="lm")
+        _domino_icon(draw, count_x, mid - 20, 20)
+        put_text(img, (count_x + 30, mid), str(sizes[seat]), size + 4, bold=True, anchor="lm")
         if revealed:
+            tx0 = count_x + 80
             for n, syms in enumerate(revealed[seat]):
-                line, col = divmod(n, MINI_PER_LINE)
-                tx = x0 + 30 + col * (2 * MINI + 7) + MINI / 2
-                ty = top + 64 + line * (MINI + 12) + MINI / 2 - 4
+                line, k = divmod(n, lay["per_line"])
+                tx = tx0 + k * (2 * MINI + 9) + MINI / 2
+                ty = mid + line * (MINI + 14)
                 draw_domino(draw, (tx, ty), (tx + MINI, ty), MINI * 1.15, syms)
-        top += row_h
-    y = top + 24
-    # the pool: a stack of face-down tiles and the count
+    # the pool: a stack of face-down tiles and the count (and the passes when it is empty)
+    py = (y if cols == 1 else top + STRIP_PAD + (-(-players // cols)) * ROW_H) + ROW_H / 2
+    px = lay["left"] + 14
     for k in range(3):
-        _domino_icon(draw, x0 + 40 + k * 10, y + 6 - k * 4, 22)
-    draw.text((x0 + 110, y + 28), f"{_w('pool', lang)}: {view['pool']}", font=font(30),
-              fill=INK, anchor="lm")
-    y += 70
+        _domino_icon(draw, px + k * 10, py - 22 - k * 3, 20)
+    text = f"{_w('pool', lang)}: {view['pool']}"
     if view.get("passes") and view["pool"] == 0 and not over:
-        draw.text((x0 + 40, y + 14), f"{_w('passes', lang)}: {view['passes']}/{players}",
-                  font=font(26), fill=MUTED, anchor="lm")
+        text += f"   {_w('passes', lang)}: {view['passes']}/{players}"
+    put_text(img, (px + 64, py), text, size + 2, anchor="lm")
 
 
 def table(view: dict, *, lang: str = "en", names: Sequence[str] = (),
           highlight: Iterable | None = None) -> Image.Image:
     """The board cropped to the tiles plus a margin, the last tile ringed with a line through
-    each set it formed, the die, hand sizes, pool count and whose turn; after the end, places
-    and every hand. ``highlight``: extra runs of cells to line ([[x, y], ...]) or cells to ring."""
+    each set it formed; under it the die, hand sizes, pool count and whose turn; after the end,
+    places and every hand. ``highlight``: extra runs of cells to line ([[x, y], ...]) or cells
+    to ring. 900-950 px wide, at most 1280 px tall."""
     highlight = list(highlight or ())
     bounds = _bounds(view, margin=1)
     bw, bh, _ = _board_size(bounds, BOARD_MAX, BOARD_MAX)
-    width = max(bw, 560) + PANEL_W
-    height = min(MAX_SIDE, max(bh, _panel_height(view), 600))
-    img, draw = new_canvas(width, height, BOARD_BG)
-    frame = _Frame(bounds, (0, 0, width - PANEL_W, height))
-    _draw_board(draw, view, frame, highlight=highlight)
-    _panel(img, draw, view, width - PANEL_W, height, lang=lang, names=names)
+    width = max(bw, MIN_W)
+    board_h = max(bh, MIN_BOARD_H)
+    strip = _strip_layout(view, width)["height"]
+    img, draw = new_canvas(width, min(MAX_SIDE, board_h + strip), BOARD_BG)
+    frame = _Frame(bounds, (0, 0, width, board_h))
+    _draw_board(img, view, frame, highlight=highlight)
+    _strip(img, draw, view, board_h, lang=lang, names=names)
     return img
 
 
@@ -440,10 +511,12 @@ def _badge_geometry(frame: _Frame, a, b, shift: float):
     return (mx, my), box, ends, thick
 
 
-def _badges(draw: ImageDraw.ImageDraw, frame: _Frame, chosen, syms) -> None:
+def _badges(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, chosen, syms) -> None:
     """Numbered mini-dominoes over the edge between each placement's cells, drawn in layers
-    (pills, then symbols, then numbers) so that no number is hidden."""
+    (pills, then symbols, then numbers) so that no number is hidden. The numbers stay legible
+    on a phone (min_font of the picture's width) however small the cells are."""
     c = frame.c
+    least = min_font(img.width)
     by_pair: dict = {}
     for i, (a, b) in chosen:
         by_pair.setdefault(frozenset((a, b)), []).append(i)
@@ -458,12 +531,13 @@ def _badges(draw: ImageDraw.ImageDraw, frame: _Frame, chosen, syms) -> None:
     for _, _, _, ends, thick in shapes:
         for (ex, ey), name in zip(ends, syms):
             draw_symbol_at(draw, name, ex, ey, thick * 0.3)
-    rnum = c * 0.25
     for number, (mx, my), _, _, _ in shapes:
+        k = 1.45 if number < 10 else 1.15 if number < 100 else 0.85
+        rnum = max(c * 0.25, least / k)
         draw.ellipse((mx - rnum, my - rnum, mx + rnum, my + rnum), fill=BADGE_FILL,
                      outline=(255, 255, 255), width=max(2, round(c / 40)))
-        size = int(rnum * (1.45 if number < 10 else 1.15 if number < 100 else 0.85))
-        text_centered(draw, (mx, my), str(number), size, fill=BADGE_TEXT, bold=True)
+        put_text(img, (mx, my), str(number), max(least, int(rnum * k)), fill=BADGE_TEXT, bold=True,
+                 anchor="mm")
 
 
 def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, tile, height: int,
@@ -479,7 +553,7 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, tile, heigh
         dimg = die(face, size=size)
         img.paste(dimg, (img.width - size - 14, int((height - size) / 2)))
     if text:
-        draw.text((40 + 2 * c, y), text, font=font(int(height * 0.3)), fill=INK, anchor="lm")
+        put_text(img, (40 + 2 * c, y), text, max(int(height * 0.3), min_font(img.width)), anchor="lm")
 
 
 def _canvas_for(view: dict, extra_cells, header_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw, _Frame]:
@@ -509,14 +583,14 @@ def placements(view: dict, tile: Any, placements: Sequence, *, lang: str = "en",
     extra = [cell for p in placements for cell in p]
     header_h = 110
     img, draw, frame = _canvas_for(view, extra, header_h)
-    _draw_board(draw, view, frame, last=True)
+    _draw_board(img, view, frame, last=True)
     # faint outlines of the cells used on this page
     for _, (a, b) in chosen:
         for cell in (a, b):
             cx, cy = frame.centre(cell)
             h = frame.c / 2 - 2
             draw.rectangle((cx - h, cy - h, cx + h, cy + h), outline=GHOST_RING, width=2)
-    _badges(draw, frame, chosen, syms)
+    _badges(img, draw, frame, chosen, syms)
     text = f"{_w('page', lang)} {page + 1}/{pages}" if pages > 1 else ""
     _header(img, draw, view, tile, header_h, text)
     return img
@@ -533,6 +607,6 @@ def confirm(view: dict, tile: Any, cell_a, cell_b, *, lang: str = "en") -> Image
     grid[a], grid[b] = engine.symbol_index(syms[0]), engine.symbol_index(syms[1])
     runs = [run for run in engine.runs_of_three(grid, (a, b))
             if engine.is_set([grid[c] for c in run])]
-    _draw_board(draw, view, frame, highlight=runs, last=False, extra_tiles=[(a, b, syms)])
+    _draw_board(img, view, frame, highlight=runs, last=False, extra_tiles=[(a, b, syms)])
     _header(img, draw, view, tile, header_h, "")
     return img
