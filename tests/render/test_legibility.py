@@ -1,0 +1,146 @@
+"""Every picture stays legible on a phone: scaled to 400 px wide, its smallest text is at least
+11 px (render.common.LEGIBLE_PX), the size of the smallest captions phones use. Each kind of
+picture is checked at its widest and busiest (4 players, late game, long names, the end).
+
+The size is the font size in px (Roboto's em), recorded while drawing (render.common.font_sizes).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import cones, genial as g, lucky as L, trio
+from render import common, cones as rc, genial as rg, lucky as rl, trio as rt
+from render.common import LEGIBLE_PX, PHONE_WIDTH, font_sizes, min_font
+
+NAMES = ["Катерина Великая", "Alexander the Great", "Борис", "kate 🎲🎲"]
+
+
+def play(eng, players, seed, steps, options):
+    state = eng.setup(players, options, seed)
+    chooser = random.Random(seed)
+    events: list = []
+    for _ in range(steps):
+        seat = eng.current_player(state)
+        if seat is None:
+            break
+        state, events = eng.apply(state, seat, chooser.choice(eng.legal_actions(state, seat)))
+    return state, events
+
+
+def genial_mid():
+    state, _ = play(g, 4, 11, 30, g.Options())
+    seat = g.current_player(state)
+    tile = next(t for t in state.racks[seat] if t[0] != t[1])
+    return state, seat, tile
+
+
+def lucky_case(players, steps, seven=False):
+    state, events = play(L, players, 4, steps, L.Options(seven_for_three=seven))
+    return lambda: rl.table(L.view(state), lang="ru", names=NAMES[:players], last=events)
+
+
+def cones_case(players, steps):
+    state, _ = play(cones, players, 6, steps, cones.Options())
+    return lambda: rc.table(cones.view(state, None), lang="ru", names=NAMES[:players])
+
+
+def genial_table(players, steps, options=None):
+    state, _ = play(g, players, 7, steps, options or g.Options())
+    return lambda: rg.table(g.view(state), lang="ru", names=NAMES[:players],
+                            highlight=[(0, 0), (1, 0)])
+
+
+def genial_candidates(spread: bool):
+    state, seat, tile = genial_mid()
+    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+    places = g.legal_placements(state, seat, tile)
+    chosen = random.Random(1).sample(places, 10) if spread else places[:10]
+    cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(chosen)]
+    return lambda: rg.candidates(g.view(state, seat), cands, lang="ru", names=NAMES)
+
+
+def genial_preview():
+    state, seat, tile = genial_mid()
+    a, b = g.legal_placements(state, seat, tile)[0]
+    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+    return lambda: rg.preview(g.view(state, seat), colours, a, b, g.placement_score(state, seat, tile, a, b),
+                              lang="ru")
+
+
+def trio_case(players, turns):
+    state = trio.setup(players, None, 3)
+    chooser = random.Random(3)
+    while not state.over and (turns is None or state.turn < turns):
+        state, _ = trio.apply(state, state.current, chooser.choice(trio.legal_actions(state, state.current)))
+    return state
+
+
+def trio_placements():
+    for seed in range(100):
+        state = trio.setup(2, None, seed)
+        chooser = random.Random(seed)
+        while not state.over:
+            for t in state.hands[state.current]:
+                places = trio.legal_placements(state, state.current, t)
+                if len(places) >= 5 and len(state.board) > 6:
+                    return lambda: rt.placements(trio.view(state, None), t, places, lang="ru")
+            state, _ = trio.apply(state, state.current, chooser.choice(trio.legal_actions(state, state.current)))
+    raise AssertionError("no busy position")
+
+
+CASES = {
+    "lucky table, 4 players": lucky_case(4, 110),
+    "lucky table, 3 players to 7": lucky_case(3, 60, seven=True),
+    "lucky table, 2 players": lucky_case(2, 40),
+    "lucky table, the end": lucky_case(4, 9999),
+    "cones table, 4 players": cones_case(4, 20),
+    "cones table, the end": cones_case(4, 9999),
+    "cones table, 3 players": cones_case(3, 10),
+    "cones goal": lambda: rc.goal("purple", lang="ru"),
+    "genial table, 4 players late": genial_table(4, 60),
+    "genial table, teams": genial_table(4, 20, g.Options(team=True)),
+    "genial table, the end": genial_table(3, 9999),
+    "genial table, solo": genial_table(1, 20),
+    "genial rack of 6": lambda: rg.rack([["red", "blue"], ["green", "green"], ["yellow", "purple"],
+                                          ["orange", "red"], ["blue", "blue"], ["purple", "yellow"]]),
+    "genial rack of 1": lambda: rg.rack([["red", "blue"]]),
+    "genial preview": genial_preview(),
+    "genial candidates, spread": genial_candidates(spread=True),
+    "genial candidates, close together": genial_candidates(spread=False),
+    "trio table, 4 players late": lambda: rt.table(trio.view(trio_case(4, 16), None), lang="ru", names=NAMES),
+    "trio table, the end": lambda: rt.table(trio.view(trio_case(4, None), None), lang="ru", names=NAMES),
+    "trio table, the start": lambda: rt.table(trio.view(trio_case(3, 0), None), lang="ru", names=NAMES[:3]),
+    "trio hand of 7": lambda: rt.hand([0, 5, 9, 14, 20, 27, 33], lang="ru", playable=[1, 2]),
+    "trio placements": trio_placements(),
+}
+
+
+def forget_drawings() -> None:
+    """Empty every cache of drawn pieces (static layers, labels, whole cards), so that the
+    text inside them is drawn, and measured, again."""
+    for module in (common, rc, rg, rl, rt):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_smallest_text_is_legible_at_400_px(kind):
+    forget_drawings()
+    with font_sizes() as sizes:
+        image = CASES[kind]()
+    assert sizes, f"{kind}: no text drawn"
+    assert max(image.size) <= 1280
+    at_phone = min(sizes) * PHONE_WIDTH / image.width
+    assert at_phone >= LEGIBLE_PX, f"{kind}: {min(sizes)} px on {image.width} px = {at_phone:.1f} px at 400"
+
+
+@pytest.mark.parametrize("spread", [True, False])
+def test_candidate_numbers_are_big_on_a_phone(spread):
+    """The numbers to choose from are at least 14 px when the picture is 400 px wide."""
+    with font_sizes() as sizes:
+        image = genial_candidates(spread)()
+    big = [s for s in sizes if s >= min_font(image.width, 14)]
+    assert len(big) >= 10
