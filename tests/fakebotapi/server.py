@@ -551,8 +551,12 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
 
     def _new_query(self, user_id: int, chat_id: int | None, message_id: int | None,
                    data: str | None, qid: str | None = None) -> str:
-        """Register a callback query (call with the lock held); returns its id."""
-        qid = qid or str(self._rng.randrange(10**17, 10**18))
+        """Register a callback query (call with the lock held); returns its id. A generated
+        id never repeats a known one (an injected raw query may have taken it)."""
+        if qid is None:
+            qid = str(self._rng.randrange(10**17, 10**18))
+            while qid in self._queries:
+                qid = str(self._rng.randrange(10**17, 10**18))
         self._queries[qid] = QueryRec(qid, user_id, chat_id, message_id, data,
                                       pressed_at=time.monotonic())
         return qid
