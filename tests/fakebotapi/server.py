@@ -716,6 +716,8 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             self._record_fault(req, "drop", applied=False)
             return kind
         req.fault = "slow" if kind == "slow" else "drop"
+        if kind == "slow":
+            req.held_for = plan.slow_seconds
         return kind
 
     def _record_fault(self, req: Request, kind: str, *, applied: bool,
@@ -724,18 +726,17 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         self.faults.append(Fault(req.method, kind, applied, req.chat_id, req.time,
                                  retry_after=retry_after, held=held, request=req))
 
-    def _hidden_answer(self, req: Request) -> str | None:
-        """After a performed call: "slow" or "drop" when fault mode hides its answer (and the
-        fault is recorded with whether the call took effect), else None."""
+    def _note_hidden_answer(self, req: Request) -> None:
+        """After a performed call whose answer fault mode delays or drops: record the fault
+        with whether the call took effect."""
         if req.fault not in ("slow", "drop"):
-            return None
+            return
         with self._lock:
             self._record_fault(req, req.fault, applied=req.ok)
             if req.ok and req.method == "answerCallbackQuery":
                 q = self._queries.get(req.params.get("callback_query_id"))
                 if q is not None:
                     q.answer_unseen = True
-        return req.fault
 
     # ==== HTTP ==================================================================================
 
@@ -806,15 +807,15 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 raise ValueError(f"unsupported Content-Type {ctype!r}")
         except (ValueError, UnicodeDecodeError) as exc:
             problems.append(f"can't parse the request body: {exc}")
-        status, payload, hidden = self._dispatch(method, raw, uploads, json_body, problems)
-        self._answer(h, status, payload, hidden)
+        status, payload, req = self._dispatch(method, raw, uploads, json_body, problems)
+        self._answer(h, status, payload, req)
 
     def _answer(self, h: BaseHTTPRequestHandler, status: int, payload: dict,
-                hidden: str | None) -> None:
+                req: Request) -> None:
         """Send the answer, unless a fault (slow, drop) or an outage swallows it."""
-        if hidden == "slow":
-            self._wait_slow()
-        if hidden == "drop" or self._down == "refuse":
+        if req.fault == "slow":
+            self._wait_slow(req.held_for)
+        if req.fault == "drop" or self._down == "refuse":
             h.close_connection = True  # closed without a status line
             return
         if self._down == "502":
@@ -822,11 +823,9 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             return
         _respond(h, status, payload)
 
-    def _wait_slow(self) -> None:
-        """Hold a slow answer for the plan's slow_seconds (less if the fake stops or goes
-        down); the request counts as in flight meanwhile, so settle() waits for it."""
-        plan = self._fault_plan
-        seconds = plan.slow_seconds if plan else FaultPlan(0.0).slow_seconds
+    def _wait_slow(self, seconds: float) -> None:
+        """Hold a slow answer (less if the fake stops or goes down); the request counts as in
+        flight meanwhile, so settle() waits for it."""
         with self._cond:
             self._inflight += 1
             try:
@@ -836,9 +835,9 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 self._last_activity = time.monotonic()
 
     def _dispatch(self, method: str, raw: dict[str, Any], uploads: dict[str, Upload],
-                  json_body: bool, problems: list[str]) -> tuple[int, dict, str | None]:
-        """Perform one request; returns (status, payload, hidden) where hidden is "slow" or
-        "drop" when fault mode swallows the answer."""
+                  json_body: bool, problems: list[str]) -> tuple[int, dict, Request]:
+        """Perform one request; returns (status, payload, the recorded Request). Its `fault`
+        says whether fault mode delays ("slow") or swallows ("drop") the answer."""
         is_poll = method.lower() == "getupdates"
         now = time.monotonic()
         shown = {k: (v.content if isinstance(v, Upload) else v) for k, v in raw.items()}
@@ -870,7 +869,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 self._take_injection(canonical, params)
                 self._flood_control(canonical, params, now, req)
                 if self._strike(canonical, params, now, req) == "drop_before":
-                    return 0, {}, "drop"
+                    return 0, {}, req
                 if handler is None:
                     raise ApiError(
                         400, f"Bad Request: method {canonical} is not implemented by the fake",
@@ -882,7 +881,8 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                     self.violations.append(f"fake Bot API bug in {canonical}: {'; '.join(bugs)}")
             req.ok = True
             req.result = result
-            return 200, {"ok": True, "result": result}, self._hidden_answer(req)
+            self._note_hidden_answer(req)
+            return 200, {"ok": True, "result": result}, req
         except ApiError as err:
             req.ok = False
             req.error_code = err.code
@@ -900,7 +900,8 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             payload = {"ok": False, "error_code": err.code, "description": err.description}
             if err.parameters:
                 payload["parameters"] = err.parameters
-            return err.code, payload, self._hidden_answer(req)
+            self._note_hidden_answer(req)
+            return err.code, payload, req
         except Exception:  # a bug in the fake itself: make it loud, keep serving
             trace = traceback.format_exc()
             req.ok = False
@@ -909,7 +910,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             with self._lock:
                 self.violations.append(f"fake Bot API bug: {req.method} crashed:\n{trace}")
             return 500, {"ok": False, "error_code": 500,
-                         "description": "Internal Server Error"}, None
+                         "description": "Internal Server Error"}, req
         finally:
             if not is_poll:
                 with self._lock:
