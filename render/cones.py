@@ -64,10 +64,12 @@ def _mix(colour: tuple[int, int, int], other: tuple[int, int, int], t: float) ->
     return tuple(round(a * t + b * (1 - t)) for a, b in zip(colour, other))
 
 
+@lru_cache(maxsize=32)
 def _tint(name: str, t: float = 0.42) -> tuple[int, int, int]:
     return _mix(COLOURS[name], (255, 255, 255), t)
 
 
+@lru_cache(maxsize=16)
 def _dark(name: str) -> tuple[int, int, int]:
     if name in ("white", "yellow"):
         return _mix(COLOURS[name], INK, 0.55)
@@ -162,21 +164,40 @@ def _tower(img: Image.Image, base: str, chips: Sequence[str], cx: float, bottom:
         w -= CHIP_STEP
 
 
+@lru_cache(maxsize=16)
+def _pile_frame(top: str, lit: bool) -> Image.Image:
+    """A pile's cell: tinted with its top colour, rimmed (yellow around the last move's pile),
+    the top colour's symbol at the top right."""
+    pad = 6 if lit else 0
+    size = CELL + 2 * pad
+    img = Image.new("RGB", (size, size), BACKGROUND)
+    if lit:
+        paste_box(img, (0, 0, size, size), 18, HIGHLIGHT)
+    paste_box(img, (pad, pad, pad + CELL, pad + CELL), 14, _tint(top), _dark(top), 3,
+              bg=HIGHLIGHT if lit else BACKGROUND)
+    paste_flat_symbol(img, top, pad + CELL - 32, pad + 31, 22, _tint(top))
+    return img
+
+
+@lru_cache(maxsize=160)
+def _pile_number(number: int, top: str, lit: bool) -> Image.Image:
+    """The pile's number in its white box (yellow for the last move's pile), on the cell's tint."""
+    num = str(number)
+    w = max(58, int(text_width(num, TEXT, True)) + 18)
+    img = Image.new("RGB", (w, 48), _tint(top))
+    paste_box(img, (0, 0, w, 48), 10, HIGHLIGHT if lit else (255, 255, 255), INK if lit else _dark(top),
+              3 if lit else 2, bg=_tint(top))
+    put_text(img, (w / 2, 24), num, TEXT, bold=True, anchor="mm")
+    return img
+
+
 def _pile(img: Image.Image, pile: dict[str, Any], x: int, y: int, lit: bool) -> None:
     top = pile["top"]
-    tint = _tint(top)
-    if lit:
-        paste_box(img, (x - 6, y - 6, x + CELL + 6, y + CELL + 6), 18, HIGHLIGHT)
-    paste_box(img, (x, y, x + CELL, y + CELL), 14, tint, _dark(top), 3,
-              bg=HIGHLIGHT if lit else BACKGROUND)
-    # the tower, then the pile number (top-left) and the pile's colour (top-right) over it
-    _tower(img, pile["base"], pile["chips"], x + CELL / 2 - 16, y + CELL - 10, TOWER_ROOM, tint)
-    num = str(pile["number"])
-    box_w = max(58, int(text_width(num, TEXT, True)) + 18)
-    paste_box(img, (x + 7, y + 7, x + 7 + box_w, y + 55), 10, HIGHLIGHT if lit else (255, 255, 255),
-              INK if lit else _dark(top), 3 if lit else 2, bg=tint)
-    put_text(img, (x + 7 + box_w / 2, y + 31), num, TEXT, bold=True, anchor="mm")
-    paste_flat_symbol(img, top, x + CELL - 32, y + 31, 22, tint)
+    pad = 6 if lit else 0
+    img.paste(_pile_frame(top, lit), (x - pad, y - pad))
+    # the tower, then the pile number (top-left) over it
+    _tower(img, pile["base"], pile["chips"], x + CELL / 2 - 16, y + CELL - 10, TOWER_ROOM, _tint(top))
+    img.paste(_pile_number(pile["number"], top, lit), (x + 7, y + 7))
     # chip count, bottom-right (no number for a bare base)
     if pile["height"]:
         put_text(img, (x + CELL - 10, y + CELL - 10), str(pile["height"]), TEXT, bold=True, anchor="rs")
@@ -258,13 +279,22 @@ def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], sea
         row, col = divmod(i, per_row)
         sx = x0 + 10 + col * slot
         sy = y0 + CARD_HEAD + CARD_ROW / 2 + row * CARD_ROW
-        n = supply[colour]
-        if n:
-            paste_flat_symbol(img, colour, sx + 20, sy, 17, fill)
-            put_text(img, (sx + 41, sy), f"×{n}", TEXT, bold=True, anchor="lm")
-        else:
-            paste_flat_shape(img, SYMBOLS[colour], sx + 20, sy, 17, None, fill, outline=GRID_LINE, width=2)
-            put_text(img, (sx + 41, sy), "×0", TEXT, fill=GRID_LINE, anchor="lm")
+        item = _supply_item(colour, supply[colour], fill)
+        img.paste(item, (round(sx), round(sy - item.height / 2)))
+
+
+@lru_cache(maxsize=160)
+def _supply_item(colour: str, n: int, bg) -> Image.Image:
+    """"(symbol) ×n" of a player's chips of one colour; greyed out at zero."""
+    img = Image.new("RGB", (max(92, 45 + int(text_width(f"×{n}", TEXT, True))), CARD_ROW), bg)
+    cy = CARD_ROW / 2
+    if n:
+        paste_flat_symbol(img, colour, 20, cy, 17, bg)
+        put_text(img, (41, cy), f"×{n}", TEXT, bold=True, anchor="lm")
+    else:
+        paste_flat_shape(img, SYMBOLS[colour], 20, cy, 17, None, bg, outline=GRID_LINE, width=2)
+        put_text(img, (41, cy), "×0", TEXT, fill=GRID_LINE, anchor="lm")
+    return img
 
 
 def _card_result(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int,
