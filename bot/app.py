@@ -14,7 +14,7 @@ import logging
 from typing import Any, Awaitable
 
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
+from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes,
                           MessageHandler, TypeHandler, filters)
 
@@ -80,10 +80,6 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .get_updates_read_timeout(config.poll_timeout + 10)
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
-        if config.group_writes_per_minute <= 20:
-            # A safety net under our own pacing: Telegram's global 30 requests a second.
-            builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=30, overall_time_period=1,
-                                                          group_max_rate=0, max_retries=0))
         self.application = builder.build()
         # SqliteStore is the store; another implementation of bot.store.GameStore is chosen here.
         self.store: GameStore = SqliteStore(config.db_path)
@@ -132,6 +128,7 @@ class Tablebot:
         """Finish the pending edits while the connection to Telegram is still open."""
         if self.tables is not None:
             await self.tables.jobs.drain()
+        await self.messenger.drain()
 
     async def post_shutdown(self, application: Application) -> None:
         await self.store.close()

@@ -70,6 +70,8 @@ class Handlers:
         self.turns = turns
         self.messenger = messenger
         self.bot_username = bot_username
+        # Each person's last applied button, so that a second tap on it is answered "already done".
+        self._last_press: dict[int, str] = {}
 
     # ---- every update --------------------------------------------------------------------
 
@@ -86,7 +88,8 @@ class Handlers:
         context.lang = await self.people.ensure_chat(chat, context.person) if chat else context.person.lang
 
     async def _reply(self, update: Update, context: TableContext, text: str, markup=None) -> None:
-        await self.messenger.send_text(update.effective_chat.id, text, markup, thread_id=_thread(update))
+        """Answer a command (in the background: the chat's next update does not wait for it)."""
+        self.messenger.post(update.effective_chat.id, text, markup, thread_id=_thread(update))
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -410,6 +413,10 @@ class Handlers:
         ctx = self.tables.ctx(game, person.lang)
         if press.turn is not None and press.turn != ctx.turn:
             self.tables.redraw(game, where, seat)
+            if self._last_press.get(person.id) == query.data:
+                return Answer(t(person.lang, "Already done ✓"))
+            if self.tables.shows_turn(chat_id, message_id) == press.turn:
+                return Answer(t(person.lang, "⏳ The table is catching up: look again in a moment."))
             raise Refused("stale_turn")
         reply = self.tables.ui(game).press(ctx, seat, where, press.action)
         if isinstance(reply, Alert):
@@ -422,8 +429,9 @@ class Handlers:
             self.tables.set_path(game, where, seat, reply.path)
             return Answer()
         assert isinstance(reply, Act)
-        await self.play.act(game.id, seat, press.turn, reply.action)
-        return Answer()
+        happened = await self.play.act(game.id, seat, press.turn, reply.action)
+        self._last_press[person.id] = query.data
+        return Answer(self.tables.toast(game, happened, person.lang))
 
     # ---- errors --------------------------------------------------------------------------
 

@@ -90,7 +90,7 @@ class Lobby:
         """Open a lobby, or answer why not. In a private chat only solo games start."""
         if not words:
             text, markup = game_menu(chat_lang)
-            await self.messenger.send_text(chat_id, text, markup, thread_id=thread_id)
+            self.messenger.post(chat_id, text, markup, thread_id=thread_id)
             return
         info = registry.find(words[0])
         if info is None:
@@ -101,17 +101,17 @@ class Lobby:
         if info is None:
             text, markup = game_menu(chat_lang)
             unknown = t(chat_lang, "I don't know the game «{name}».", name=isolate(words[0][:40]))
-            await self.messenger.send_text(chat_id, unknown + "\n" + text, markup, thread_id=thread_id)
+            self.messenger.post(chat_id, unknown + "\n" + text, markup, thread_id=thread_id)
             return
         options, bad = parse_options(info, words[1:])
         if bad is not None:
             known = ", ".join(o.key for o in info.options) or "—"
-            await self.messenger.send_text(
+            self.messenger.post(
                 chat_id, t(chat_lang, "Unknown option «{opt}». Options of this game: {known}.",
                            opt=isolate(bad[:40]), known=known), thread_id=thread_id)
             return
         if private and info.min_players > 1:
-            await self.messenger.send_text(
+            self.messenger.post(
                 chat_id, t(chat_lang, "Add me to a group and write /new {game} there to play with friends.",
                            game=info.id),
                 keyboard.markup(MENU, None, [[Button(t(chat_lang, "➕ Add to a group"),
@@ -155,7 +155,7 @@ class Lobby:
         target = game.table_msg if game.status == Status.RUNNING else game.lobby_msg
         text = t(lang, "A game of {game} is already open here. Finish it or /cancel it first.",
                  game=game_name(info, lang))
-        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, reply_to=target)
+        self.messenger.post(game.chat_id, text, thread_id=game.thread_id, reply_to=target)
 
     # ---- buttons -------------------------------------------------------------------------
 

@@ -1,15 +1,19 @@
 """Every call to Telegram goes through here: errors handled in one place, group writes paced.
 
-- ``Forbidden`` (blocked, never opened the private chat): reported as FORBIDDEN, the caller
-  decides (the user is marked unreachable).
+- ``Forbidden`` (blocked, never opened the private chat): FORBIDDEN; the ``on_forbidden``
+  callback marks the user, the caller decides the rest.
 - "message is not modified": NOT_MODIFIED, harmless.
 - "message to edit not found" / deleted: MISSING, the caller re-posts.
-- ``RetryAfter``: wait as told and retry; button presses are answered meanwhile because
-  answers do not go through the group pacing and edits run in background tasks.
+- ``RetryAfter`` (429): the whole group waits it out (``GroupPacer.hold``), then the call is
+  made again: a 429 means Telegram did nothing. One log line, no traceback.
 - ``ChatMigrated``: the ``on_migrate`` callback re-keys the chat, MIGRATED is returned.
-- Network errors and time-outs: retried with backoff.
-Group writes (sends, edits, deletes to a chat with a negative id) are paced so that a group
-sees at most ``writes_per_minute`` of them in any minute.
+- Network errors, time-outs, 5xx: an edit, a delete or an answer is made again with backoff
+  (doing it twice is harmless); a new message only when it surely never reached Telegram (the
+  connection was refused), because sending it twice would post it twice. Otherwise UNSURE.
+Group writes (sends, edits, deletes to a chat with a negative id) are paced (bot/pacing.py);
+answers to button presses are never paced and never wait behind other chats' writes.
+Replies to commands go out in the background (``post``), a few per group at most, so that a
+flood of commands can neither hold up the group's updates nor eat its write budget.
 """
 from __future__ import annotations
 
@@ -18,15 +22,20 @@ import collections
 import enum
 import hashlib
 import logging
-import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+import httpx
 from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from bot.pacing import GroupPacer, RateLimit
+
 log = logging.getLogger(__name__)
+
+MAX_PENDING_REPLIES = 3  # per group; more command replies than this are dropped
+ANSWER_RETRIES = 3  # an answer later than ~15 s is refused by Telegram anyway
 
 
 class Result(enum.Enum):
@@ -36,6 +45,7 @@ class Result(enum.Enum):
     FORBIDDEN = "forbidden"
     MIGRATED = "migrated"
     FAILED = "failed"
+    UNSURE = "unsure"  # a new message may or may not have been posted
 
 
 @dataclass
@@ -52,63 +62,56 @@ def _seconds(value: Any) -> float:
     return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
 
 
-class GroupPacer:
-    """Sliding-window pacing of writes to one group: a quick first burst, then spread out."""
-
-    def __init__(self, per_minute: int, fast_spacing: float, window: float = 60.0):
-        self.per_minute = per_minute
-        self.fast_spacing = fast_spacing
-        self.window = window
-        self._times: dict[int, collections.deque[float]] = collections.defaultdict(collections.deque)
-        self._locks: dict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
-
-    def _delay(self, chat_id: int, now: float) -> float:
-        times = self._times[chat_id]
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            return 0.0
-        if len(times) >= self.per_minute:
-            return times[0] + self.window - now
-        # After half the budget, spread the rest evenly over the window.
-        spacing = self.fast_spacing if len(times) < self.per_minute // 2 else self.window / self.per_minute
-        return max(0.0, times[-1] + spacing - now)
-
-    async def wait(self, chat_id: int) -> None:
-        async with self._locks[chat_id]:
-            while True:
-                delay = self._delay(chat_id, time.monotonic())
-                if delay <= 0:
-                    break
-                await asyncio.sleep(delay)
-            self._times[chat_id].append(time.monotonic())
+def surely_not_delivered(exc: NetworkError) -> bool:
+    """The request never reached Telegram (connection refused, pool full), or Telegram answered
+    with an error status (5xx, 502) and did nothing: safe to make again even for a new message."""
+    cause = exc.__cause__
+    if isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return True
+    return not isinstance(exc, TimedOut) and not isinstance(cause, httpx.HTTPError)
 
 
 class Messenger:
     def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-                 max_retries: int = 5):
+                 max_retries: int = 5, overall_per_second: float = 30.0):
         self.bot = bot
         self.pacer = GroupPacer(writes_per_minute, fast_spacing)
+        self.overall = RateLimit(overall_per_second)
         self.on_migrate = on_migrate
         self.on_forbidden = on_forbidden
         self.max_retries = max_retries
         # file_id of images already uploaded, by content hash: identical pictures are not re-sent.
         self._file_ids: dict[str, str] = {}
+        self._replies: dict[int, collections.deque] = {}
+        self._tasks: set[asyncio.Task] = set()
 
-    async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]]) -> Sent:
-        attempt = 0
+    async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
+                    new_message: bool = False, urgent: bool = True, retries: int | None = None) -> Sent:
+        """Make one call with the errors handled; ``new_message``: it posts a message (not safe
+        to repeat after an unclear failure); ``urgent``: a game message rather than a reply."""
+        attempt = floods = 0
+        retries = self.max_retries if retries is None else retries
         while True:
-            if chat_id is not None and chat_id < 0:
-                await self.pacer.wait(chat_id)
+            if chat_id is not None:
+                if chat_id < 0:
+                    await self.pacer.wait(chat_id, urgent=urgent)
+                await self.overall.wait()
             try:
                 value = await make()
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
             except RetryAfter as exc:
+                floods += 1
                 wait = _seconds(getattr(exc, "_retry_after", None) or exc.retry_after)
-                log.warning("flood control on chat %s: waiting %.1f s", chat_id, wait)
-                await asyncio.sleep(wait + 0.1)
+                if floods > retries:
+                    log.warning("chat %s: still flood-controlled after %d tries; giving up", chat_id, floods)
+                    return Sent(Result.FAILED)
+                log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
+                if chat_id is not None and chat_id < 0:
+                    self.pacer.hold(chat_id, wait + 0.1)
+                else:
+                    await asyncio.sleep(wait + 0.1)
             except ChatMigrated as exc:
                 log.info("chat %s migrated to %s", chat_id, exc.new_chat_id)
                 if self.on_migrate is not None and chat_id is not None:
@@ -120,26 +123,35 @@ class Messenger:
                     await self.on_forbidden(chat_id)
                 return Sent(Result.FORBIDDEN)
             except BadRequest as exc:
-                text = exc.message.lower()
-                if "not modified" in text:
-                    return Sent(Result.NOT_MODIFIED)
-                if "not found" in text and "message" in text or "message can't be" in text:
-                    return Sent(Result.MISSING)
-                if "chat not found" in text:
-                    return Sent(Result.FORBIDDEN)
-                if "query is too old" in text or "query id is invalid" in text:
-                    return Sent(Result.FAILED)
-                log.error("bad request in chat %s: %s", chat_id, exc.message)
-                return Sent(Result.FAILED)
-            except (TimedOut, NetworkError) as exc:
+                return self._bad_request(chat_id, exc)
+            except NetworkError as exc:  # TimedOut too
                 attempt += 1
-                if attempt > self.max_retries:
-                    log.error("giving up on chat %s after %d network errors: %s", chat_id, attempt, exc)
+                if new_message and not surely_not_delivered(exc):
+                    log.warning("chat %s: a new message may or may not have arrived (%s); not sending it twice",
+                                chat_id, exc)
+                    return Sent(Result.UNSURE)
+                if attempt > retries:
+                    log.warning("chat %s: giving up after %d network errors: %s", chat_id, attempt, exc)
                     return Sent(Result.FAILED)
                 await asyncio.sleep(min(8.0, 0.25 * 2 ** attempt))
             except TelegramError as exc:
                 log.error("telegram error in chat %s: %s", chat_id, exc)
                 return Sent(Result.FAILED)
+
+    @staticmethod
+    def _bad_request(chat_id: int | None, exc: BadRequest) -> Sent:
+        text = exc.message.lower()
+        if "not modified" in text:
+            return Sent(Result.NOT_MODIFIED)
+        if "not found" in text and "message" in text or "message can't be" in text:
+            return Sent(Result.MISSING)
+        if "chat not found" in text:
+            return Sent(Result.FORBIDDEN)
+        if "query is too old" in text or "query id is invalid" in text:
+            log.info("a button press was answered too late: %s", exc.message)
+            return Sent(Result.FAILED)
+        log.error("bad request in chat %s: %s", chat_id, exc.message)
+        return Sent(Result.FAILED)
 
     def _photo(self, png: bytes) -> tuple[str, Any]:
         key = hashlib.sha1(png).hexdigest()
@@ -154,25 +166,65 @@ class Messenger:
     # ---- sending ------------------------------------------------------------------------
 
     async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
-                        thread_id: int = 0, reply_to: int | None = None, notify: bool = True) -> Sent:
+                        thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
+                        urgent: bool = True) -> Sent:
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None, disable_notification=not notify,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
-            link_preview_options=None))
+            link_preview_options=None), new_message=True, urgent=urgent)
 
     async def send_photo(self, chat_id: int, png: bytes, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
         key, photo = self._photo(png)
         sent = await self._call(chat_id, lambda: self.bot.send_photo(
             chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=thread_id or None))
+            message_thread_id=thread_id or None), new_message=True)
         self._remember(key, sent)
         return sent
 
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+             thread_id: int = 0, reply_to: int | None = None) -> None:
+        """Reply to a command in the background: the handler does not wait for the group's pace.
+        A reply already waiting with the same text is not queued again; beyond a few waiting
+        replies per group, new ones are dropped (someone is flooding the group with commands)."""
+        queue = self._replies.setdefault(chat_id, collections.deque())
+        if any(item[0] == text for item in queue):
+            return
+        if len(queue) >= MAX_PENDING_REPLIES:
+            log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(queue))
+            return
+        queue.append((text, markup, thread_id, reply_to))
+        if len(queue) == 1:
+            self._spawn(self._send_replies(chat_id))
+
+    async def _send_replies(self, chat_id: int) -> None:
+        queue = self._replies[chat_id]
+        while queue:
+            text, markup, thread_id, reply_to = queue[0]
+            try:
+                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, urgent=False)
+            finally:
+                queue.popleft()
+        self._replies.pop(chat_id, None)
+
+    def _spawn(self, coroutine: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait for replies still going out (at shut-down)."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._tasks)
+
     async def send_dice(self, chat_id: int, emoji: str = "🎲", *, thread_id: int = 0) -> Sent:
         return await self._call(chat_id, lambda: self.bot.send_dice(
-            chat_id, emoji=emoji, message_thread_id=thread_id or None))
+            chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
 
     # ---- editing ------------------------------------------------------------------------
 
@@ -228,4 +280,4 @@ class Messenger:
         if text is not None and len(text) > 200:
             text = text[:199] + "…"
         return await self._call(None, lambda: self.bot.answer_callback_query(
-            query_id, text=text, show_alert=alert or None, url=url))
+            query_id, text=text, show_alert=alert or None, url=url), retries=ANSWER_RETRIES)

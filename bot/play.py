@@ -80,10 +80,11 @@ class Play:
     # ---- moves ---------------------------------------------------------------------------
 
     async def act(self, game_id: int, seat: int, turn: int | None, action: Any, *,
-                  timed_out: bool = False) -> None:
+                  timed_out: bool = False) -> list[dict]:
         """Apply ``seat``'s action (``turn``: the turn its button was drawn for, None for typed
-        moves) or raise :class:`Refused`. ``timed_out``: the bot plays for a player whose time
-        ran out (narrated as such, and counted, so that an abandoned game can be closed)."""
+        moves) or raise :class:`Refused`; return the events it caused (forced moves included).
+        ``timed_out``: the bot plays for a player whose time ran out (narrated as such, and
+        counted, so that an abandoned game can be closed)."""
         async with self.book.lock(game_id):
             game = await self.book.load(game_id)
             if game is None:
@@ -107,12 +108,12 @@ class Play:
             idle_before = game.idle_turns
             game.idle_turns = idle_before + 1 if timed_out else 0
             try:
-                await self._commit(game, new_state, events, seat, eng.encode_action(action), lead=lead)
+                happened = await self._commit(game, new_state, events, seat, eng.encode_action(action), lead=lead)
             except StaleVersion:
                 game.idle_turns = idle_before
                 await self.book.reload(game.id)
                 raise Refused("concurrent") from None
-            await self._run_forced_moves(game)
+            happened += await self._run_forced_moves(game)
             after = eng.current_player(self.book.state(game.id))
             if game.status == Status.FINISHED:
                 await self._finished(game)
@@ -122,14 +123,17 @@ class Play:
         # Moving the private message down notifies the player, where moves are made there.
         bump = self.tables.ui(game).moves_in_private and after is not None and after != before
         self.tables.schedule_private_all(game_id, bump_current=bump)
+        return happened
 
     async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str, *,
-                      lead: list[dict] = ()) -> None:
-        """Save the new state and its events (``lead``: the platform's own, such as a timeout)."""
+                      lead: list[dict] = ()) -> list[dict]:
+        """Save the new state and its events (``lead``: the platform's own, such as a timeout);
+        return those events as stored."""
         eng = registry.engine(game.kind)
         old = (game.state, game.last_events, game.status, game.outcome)
         game.state = eng.to_json(new_state)
-        game.last_events = (game.last_events + list(lead) + [event_dict(e) for e in events])[-RECENT_EVENTS:]
+        happened = list(lead) + [event_dict(e) for e in events]
+        game.last_events = (game.last_events + happened)[-RECENT_EVENTS:]
         result = eng.outcome(new_state)
         if result is not None:
             game.status = Status.FINISHED
@@ -141,20 +145,23 @@ class Play:
             game.state, game.last_events, game.status, game.outcome = old
             raise
         self.book.set_state(game.id, new_state)
+        return happened
 
-    async def _run_forced_moves(self, game: Game) -> None:
+    async def _run_forced_moves(self, game: Game) -> list[dict]:
         """Apply the moves nobody has a choice about (a forced draw) until a real choice is due."""
         eng = registry.engine(game.kind)
+        happened: list[dict] = []
         for _ in range(50):
             if game.status != Status.RUNNING:
-                return
+                break
             state = self.book.state(game.id)
             action = forced_move(game.kind, state)
             if action is None:
-                return
+                break
             seat = eng.current_player(state)
             new_state, events = eng.apply(state, seat, action)
-            await self._commit(game, new_state, events, seat, eng.encode_action(action))
+            happened += await self._commit(game, new_state, events, seat, eng.encode_action(action))
+        return happened
 
     # ---- the end of a game ---------------------------------------------------------------
 

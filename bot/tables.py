@@ -8,8 +8,10 @@ drawn or uploaded again (only its caption is edited).
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
+import re
 from typing import Any, Awaitable, Callable
 
 from engines import registry
@@ -80,6 +82,7 @@ class Tables:
         self._lobby_notes: dict[int, LobbyNote] = {}
         # What each message shows now: (text, markup json, image key). Skips no-op edits.
         self._shown: dict[tuple[int, int], tuple[str, str, str | None]] = {}
+        self._shown_turn: dict[tuple[int, int], int] = {}  # the turn a table or private message shows
         self._unreachable: set[tuple[int, int]] = set()
 
     # ---- what a game looks like ----------------------------------------------------------
@@ -110,6 +113,18 @@ class Tables:
         self._table_path.pop(game.id, None)
         for s in game.seats:
             self._dm_path.pop((game.id, s.seat), None)
+
+    def shows_turn(self, chat_id: int, message_id: int) -> int | None:
+        """The turn a game message shows now (None: not known, e.g. after a restart)."""
+        return self._shown_turn.get((chat_id, message_id))
+
+    def toast(self, game: Game, events: list[dict], lang: str) -> str | None:
+        """What a move did, in a line for the presser's pop-up (public narration only)."""
+        lines = self.ui(game).story(self.ctx(game, lang), events)
+        if not lines:
+            return None
+        return "✓ " + " ".join(html.unescape(re.sub(r"<[^>]*>", "", line)).replace("\u2068", "").replace("\u2069", "")
+                               for line in lines)
 
     def redraw(self, game: Game, where: str, seat: int | None) -> None:
         if where == "table":
@@ -231,8 +246,11 @@ class Tables:
         if game is None or game.state is None or game.status == Status.CANCELLED:
             return
         lang = await self.people.chat_lang(game.chat_id)
+        turn = registry.engine(game.kind).turn(self.book.state(game.id))
         view, markup = self.table_view(game, lang)
         new_id = await self._show(game.chat_id, game.table_msg, view, markup, thread_id=game.thread_id)
+        if new_id is not None:
+            self._shown_turn[(game.chat_id, new_id)] = turn
         if new_id is not None and new_id != game.table_msg:
             game.table_msg = new_id
             await self.store.save_messages(game)
@@ -290,6 +308,8 @@ class Tables:
             self._shown.pop((entry.user_id, old), None)
             old = None
         new_id = await self._show(entry.user_id, old, view, markup)
+        if new_id is not None:
+            self._shown_turn[(entry.user_id, new_id)] = ctx.turn
         self._mark_reachable(game, seat, new_id is not None)
         if new_id is not None and new_id != entry.dm_msg:
             entry.dm_msg = new_id

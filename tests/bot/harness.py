@@ -71,7 +71,7 @@ class BotRunner:
         app = self.app
         return (self.fake.pending_updates() == 0 and app.update_queue.empty()
                 and app.update_processor.current_concurrent_updates == 0
-                and not self.bot.tables.jobs.busy)
+                and not self.bot.tables.jobs.busy and not self.bot.messenger.busy)
 
     async def idle(self, timeout: float = 20.0) -> None:
         """Wait until every update sent so far was handled and the bot's background jobs ended."""
@@ -83,9 +83,10 @@ class BotRunner:
                 raise AssertionError("the bot did not become idle")
             await asyncio.sleep(0.01)
             stable = stable + 1 if self._quiet() else 0
-            if not self.bot.tables.jobs.busy:
-                continue
-            await self.bot.tables.jobs.drain()
+            if self.bot.tables.jobs.busy:
+                await self.bot.tables.jobs.drain()
+            if self.bot.messenger.busy:
+                await self.bot.messenger.drain()
 
 
 def buttons(message) -> list[dict]:

@@ -1,0 +1,101 @@
+"""Pacing writes to a group: Telegram allows about 20 messages (and edits) a minute per group.
+
+Each group has a token bucket: a small burst for quick replies, then one write every
+``window / (per_minute - burst)`` seconds, never more than ``per_minute`` in any window. So a
+busy game's edits are spread evenly (one every ~3.5 s at 20 a minute) instead of a burst and
+then a long stall. Writers that wait are served game messages first (``urgent``), command
+replies after them. After a 429 (``hold``), every write to that group waits it out.
+"""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class _Lane:
+    tokens: float
+    refilled: float
+    last: float = float("-inf")
+    hold_until: float = 0.0
+    waiters: list = field(default_factory=list)  # heap of (priority, order, future)
+    granter: asyncio.Task | None = None
+
+
+class GroupPacer:
+    def __init__(self, per_minute: int, fast_spacing: float, window: float = 60.0):
+        self.per_minute = max(1, per_minute)
+        # A burst of a sixth of the budget (3 at 20 a minute): Start's lobby edit and table post
+        # go out at once; the rest of the budget refills evenly over the window.
+        self.burst = max(1, self.per_minute // 6) if self.per_minute > 1 else 1
+        self.rate = max(self.per_minute - self.burst, 1) / window  # tokens per second
+        self.fast_spacing = fast_spacing
+        self._lanes: dict[int, _Lane] = {}
+        self._order = itertools.count()
+
+    def _lane(self, chat_id: int) -> _Lane:
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            lane = self._lanes[chat_id] = _Lane(tokens=float(self.burst), refilled=time.monotonic())
+        return lane
+
+    def _delay(self, lane: _Lane, now: float) -> float:
+        """Seconds until this lane may write again."""
+        lane.tokens = min(float(self.burst), lane.tokens + (now - lane.refilled) * self.rate)
+        lane.refilled = now
+        wait_token = 0.0 if lane.tokens >= 1 else (1 - lane.tokens) / self.rate
+        return max(wait_token, lane.last + self.fast_spacing - now, lane.hold_until - now, 0.0)
+
+    async def wait(self, chat_id: int, *, urgent: bool = True) -> None:
+        """Return when a write to this group may go out (game messages before replies)."""
+        lane = self._lane(chat_id)
+        future = asyncio.get_running_loop().create_future()
+        heapq.heappush(lane.waiters, (0 if urgent else 1, next(self._order), future))
+        if lane.granter is None or lane.granter.done():
+            lane.granter = asyncio.get_running_loop().create_task(self._grant(chat_id, lane))
+        await future
+
+    async def _grant(self, chat_id: int, lane: _Lane) -> None:
+        while lane.waiters:
+            delay = self._delay(lane, time.monotonic())
+            if delay > 0:
+                await asyncio.sleep(delay)
+                continue
+            _, _, future = heapq.heappop(lane.waiters)
+            if future.done():  # its writer gave up (cancelled)
+                continue
+            lane.tokens -= 1
+            lane.last = time.monotonic()
+            future.set_result(None)
+        if not lane.waiters and lane.tokens >= self.burst and lane.hold_until <= time.monotonic():
+            self._lanes.pop(chat_id, None)  # an idle group costs nothing
+
+    def hold(self, chat_id: int, seconds: float) -> None:
+        """Telegram said 429 for this group: no write to it before ``seconds`` have passed."""
+        lane = self._lane(chat_id)
+        lane.hold_until = max(lane.hold_until, time.monotonic() + seconds)
+        lane.tokens = min(lane.tokens, 0.0)
+
+
+class RateLimit:
+    """At most ``per_second`` calls a second overall (Telegram's ~30 messages a second per bot)."""
+
+    def __init__(self, per_second: float):
+        self.per_second = per_second
+        self._tokens = per_second
+        self._refilled = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                self._tokens = min(self.per_second, self._tokens + (now - self._refilled) * self.per_second)
+                self._refilled = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.per_second)
