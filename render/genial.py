@@ -520,7 +520,7 @@ def _window(view: Mapping[str, Any], cells: Sequence[tuple[int, int]], max_w: fl
     ys = [1.5 * r for q, r in cells]
     mx, my = SQRT3 * margin, 1.5 * margin + 0.4
     ux0, ux1, uy0, uy1 = min(xs) - mx, max(xs) + mx, min(ys) - my, max(ys) + my
-    s = min(s_max, max_w / (ux1 - ux0), max_h / (uy1 - uy0))
+    s = float(math.floor(min(s_max, max_w / (ux1 - ux0), max_h / (uy1 - uy0))))  # whole px: sprites repeat
     width = int(min(max_w, max(min_w, (ux1 - ux0) * s)))
     height = int(min(max_h, max(min_h, (uy1 - uy0) * s)))
     cx, cy = (ux0 + ux1) / 2, (uy0 + uy1) / 2
