@@ -128,6 +128,7 @@ class Tablebot:
         """Finish the pending edits while the connection to Telegram is still open."""
         if self.tables is not None:
             await self.tables.jobs.drain()
+            self.tables.jobs.close()
         await self.messenger.drain()
 
     async def post_shutdown(self, application: Application) -> None:
@@ -146,7 +147,7 @@ class Tablebot:
 def register(application: Application, h: Handlers) -> None:
     """Every handler, in the order python-telegram-bot tries them."""
     # New messages written by a person: not edits, channel posts, or messages sent as a chat.
-    by_person = filters.UpdateType.MESSAGE & ~filters.SenderChat.ALL
+    by_person = filters.UpdateType.MESSAGE & filters.USER & ~filters.SenderChat.ALL
     as_chat = filters.UpdateType.MESSAGE & filters.SenderChat.ALL & filters.COMMAND
     application.add_handler(TypeHandler(Update, h.prepare), group=-1)
     for name, callback in [("new", h.on_new), ("start", h.on_start), ("help", h.on_help),

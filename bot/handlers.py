@@ -85,7 +85,7 @@ class Handlers:
             return  # a channel post, or an anonymous admin or a channel writing in a group
         context.person = await self.people.person(user)
         chat = update.effective_chat
-        context.lang = await self.people.ensure_chat(chat, context.person) if chat else context.person.lang
+        context.lang = await self.people.lang_in(chat, context.person) if chat else context.person.lang
 
     async def _reply(self, update: Update, context: TableContext, text: str, markup=None) -> None:
         """Answer a command (in the background: the chat's next update does not wait for it)."""
@@ -96,8 +96,9 @@ class Handlers:
     async def on_new(self, update: Update, context: TableContext) -> None:
         """/new [game] [options]: open a lobby, or show the game menu."""
         chat = update.effective_chat
+        lang = await self.people.adopt_chat(chat, context.person)
         await self.lobby.new(chat_id=chat.id, thread_id=_thread(update), person=context.person,
-                             words=context.words, chat_lang=context.lang, private=chat.type == ChatType.PRIVATE)
+                             words=context.words, chat_lang=lang, private=chat.type == ChatType.PRIVATE)
 
     async def on_start(self, update: Update, context: TableContext) -> None:
         """/start: the greeting, or a deep link back to a lobby (``j…``) or a game (``g…``)."""
@@ -107,6 +108,7 @@ class Handlers:
             await self._reply(update, context, help_text(context.lang, self.bot_username))
             return
         await self.people.set_private_ok(person.id, True)
+        await self.people.remember(person)
         words = context.words
         match = _START_PAYLOAD.match(words[0]) if words else None
         if match and match.group(1) == "j":
@@ -129,8 +131,9 @@ class Handlers:
             return
         lang = await self.people.chat_lang(update.effective_chat.id)
         await self._reply(update, context, t(
-            lang, "I cannot seat an anonymous admin or a channel. Write as yourself: "
-                  "switch off «Remain anonymous» in your admin rights, then try again."))
+            lang, "I cannot tell who you are when you write as the group or as a channel, so I cannot "
+                  "seat you or take orders from you. Write as yourself (switch off «Remain anonymous» "
+                  "in your admin rights), then try again."))
 
     async def on_help(self, update: Update, context: TableContext) -> None:
         await self._reply(update, context, help_text(context.lang, self.bot_username))
@@ -186,6 +189,7 @@ class Handlers:
 
     async def _set_lang(self, chat_id: int, person: Person, lang: str) -> str:
         if chat_id > 0:
+            await self.people.remember(person)
             await self.people.set_user_lang(person.id, lang)
             return t(lang, "Your language is now English.")
         game = await self.book.open_game_at(chat_id, 0)
@@ -301,6 +305,7 @@ class Handlers:
         """A typed move in the private chat (e.g. genial's ``3 F7 F8``)."""
         person = context.person
         await self.people.set_private_ok(person.id, True)
+        await self.people.remember(person)
         reply = await self._typed_move(person, (update.effective_message.text or "").strip())
         if reply:
             await self.messenger.send_text(person.id, reply)
@@ -339,9 +344,11 @@ class Handlers:
         person = context.person
         answer = Answer(t("en", "Something went wrong. Please try again."), alert=True)
         try:
+            if person is None:  # a press without a presser: nothing to do but say so
+                raise Refused("unknown_button")
             answer = await route(query, person)
         except Refused as refused:
-            answer = Answer(word(refused, person.lang), alert=True)
+            answer = Answer(word(refused, person.lang if person else "en"), alert=True)
         finally:
             await self.messenger.answer(query.id, answer.text, alert=answer.alert, url=answer.url)
 
@@ -359,7 +366,7 @@ class Handlers:
             info = registry.find(action[2:])
             if info is None:
                 raise Refused("bad_button")
-            chat_lang = await self.people.ensure_chat(chat, person)
+            chat_lang = await self.people.adopt_chat(chat, person)
             thread = message.message_thread_id if message.is_topic_message else 0
             await self.lobby.new(chat_id=chat.id, thread_id=thread or 0, person=person, words=[info.id],
                                  chat_lang=chat_lang, private=chat.type == ChatType.PRIVATE)
@@ -404,13 +411,18 @@ class Handlers:
         message = query.message
         chat_id = message.chat.id if message is not None else None
         message_id = message.message_id if message is not None else None
+        ctx = self.tables.ctx(game, person.lang)
         if chat_id == game.chat_id and message_id == game.table_msg:
             where = "table"
         elif seat is not None and chat_id == person.id and message_id == game.seats[seat].dm_msg:
             where = "private"
+        elif message_id is not None and press.turn == ctx.turn and (
+                chat_id == game.chat_id and game.table_msg is None
+                or seat is not None and chat_id == person.id and game.seats[seat].dm_msg is None):
+            where = "table" if chat_id == game.chat_id else "private"
+            await self.tables.adopt(game, where, seat, message_id)
         else:
             raise Refused("old_message")
-        ctx = self.tables.ctx(game, person.lang)
         if press.turn is not None and press.turn != ctx.turn:
             self.tables.redraw(game, where, seat)
             if self._last_press.get(person.id) == query.data:

@@ -137,6 +137,7 @@ class Lobby:
                 await self.point_to(other, chat_lang)
             return None
         self.book.put(game)
+        await self.people.remember(person)
         if players:
             async with self.book.lock(game.id):
                 game.seats = [Seat(i, p.user_id, p.name) for i, p in enumerate(players)][: info.max_players]
@@ -192,6 +193,7 @@ class Lobby:
                               url=f"https://t.me/{self.bot_username}?start=j{game.short_id}")
             game.seats.append(Seat(len(game.seats), person.id, person.name))
             await self.store.save_game(game, seats_changed=True)
+            await self.people.remember(person)
             self.tables.set_lobby_note(game.id, LobbyNote("joined", {"name": person.name}) if via_private else None)
         self.tables.schedule_lobby(game.id)
         self.arm_timeout(game)

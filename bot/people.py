@@ -1,7 +1,10 @@
 """Who is who: the person behind an update, chat and user languages, who may manage a game.
 
-Languages and admin rights are read on every press, so they are cached here (admin rights for
-two minutes, as Telegram's own clients do); the store stays the source of truth.
+Reading who someone is writes nothing: a stranger's stray press leaves no trace in the store.
+A person is remembered (``remember``) once they take part (open or join a game, open the
+private chat), and a group (``adopt_chat``) once a game is opened there. Languages and admin
+rights are read on every press, so they are cached here (admin rights for two minutes, as
+Telegram's own clients do); the store stays the source of truth.
 """
 from __future__ import annotations
 
@@ -31,27 +34,36 @@ class People:
     def __init__(self, store: GameStore, messenger: Messenger):
         self.store = store
         self.messenger = messenger
-        self._known: dict[int, tuple[str, str | None, str | None]] = {}
+        self._seen: dict[int, tuple[str, str | None, str | None]] = {}  # as the last update showed them
+        self._known: dict[int, tuple[str, str | None, str | None]] = {}  # as the store has them
         self._langs: dict[int, str] = {}
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
 
     async def person(self, user: User) -> Person:
-        """The person of a Telegram user, remembered in the store when their name changes."""
+        """The person of a Telegram user (nothing is written)."""
         name = (user.full_name or user.username or str(user.id)).strip()[:64]
-        current = (name, user.username, user.language_code)
-        if self._known.get(user.id) != current:
-            await self.store.touch_user(user.id, name, user.username, user.language_code)
-            self._known[user.id] = current
-            self._langs.pop(user.id, None)
-        return Person(user.id, name, await self.user_lang(user.id))
+        self._seen[user.id] = (name, user.username, user.language_code)
+        return Person(user.id, name, await self.user_lang(user.id, telegram_code=user.language_code))
+
+    async def remember(self, person: Person) -> None:
+        """Keep the person in the store (name, language) now that they take part."""
+        seen = self._seen.get(person.id, (person.name, None, person.lang))
+        if self._known.get(person.id) != seen:
+            await self.store.touch_user(person.id, *seen)
+            self._known[person.id] = seen
+            self._langs.pop(person.id, None)
 
     # ---- languages -----------------------------------------------------------------------
 
-    async def user_lang(self, user_id: int) -> str:
+    async def user_lang(self, user_id: int, *, telegram_code: str | None = None) -> str:
+        """The person's language: the one they chose, else their Telegram app's."""
         lang = self._langs.get(user_id)
         if lang is None:
             row = await self.store.user(user_id)
-            lang = self._langs[user_id] = normalize_lang(row["lang"]) if row else "en"
+            if row is not None and (row["lang_chosen"] or telegram_code is None):
+                lang = self._langs[user_id] = normalize_lang(row["lang"])
+            else:
+                return normalize_lang(telegram_code)
         return lang
 
     async def set_user_lang(self, user_id: int, lang: str) -> None:
@@ -65,8 +77,17 @@ class People:
         row = await self.store.chat(chat_id)
         return normalize_lang(row["lang"]) if row and row["lang"] else "en"
 
-    async def ensure_chat(self, chat: Chat, person: Person) -> str:
-        """The chat's language; a group takes its first language from the person who used it first."""
+    async def lang_in(self, chat: Chat, person: Person) -> str:
+        """The language to answer the person in this chat: the group's, or until the group has
+        one, the person's (nothing is written)."""
+        if chat.type == ChatType.PRIVATE:
+            return person.lang
+        row = await self.store.chat(chat.id)
+        return normalize_lang(row["lang"]) if row and row["lang"] else person.lang
+
+    async def adopt_chat(self, chat: Chat, person: Person) -> str:
+        """A game is opened in this group: keep its title; its first language is the person's."""
+        await self.remember(person)
         if chat.type == ChatType.PRIVATE:
             return person.lang
         row = await self.store.chat(chat.id)
@@ -101,3 +122,4 @@ class People:
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self.store.set_private_ok(user_id, ok)
+        self._known.pop(user_id, None)  # the row may be new: remember() fills in the name

@@ -29,14 +29,34 @@ from bot.store import Game, GameStore, Status
 log = logging.getLogger(__name__)
 
 
+RETRY_SECONDS = 10.0  # a message Telegram could not be reached for is tried again this much later
+# A new message that may or may not have arrived is posted again only this much later, if nobody
+# pressed a button on it meanwhile (which tells its id: see ``adopt``).
+UNSURE_SECONDS = 30.0
+
+
+class TryLater(Exception):
+    """Telegram could not be reached for this message: run the job again later (an edit is not
+    turned into a new message, which would leave the old one behind with live buttons)."""
+
+    def __init__(self, seconds: float = RETRY_SECONDS):
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
 class Coalescer:
-    """At most one running job per key; a job scheduled while one runs replaces the pending one."""
+    """At most one running job per key; a job scheduled while one runs replaces the pending one.
+    A job that raises TryLater runs again after a while, unless a newer one took its place."""
 
     def __init__(self) -> None:
         self._pending: dict[Any, Callable[[], Awaitable[None]]] = {}
         self._tasks: dict[Any, asyncio.Task] = {}
+        self._later: dict[Any, asyncio.TimerHandle] = {}
 
     def schedule(self, key: Any, job: Callable[[], Awaitable[None]]) -> None:
+        later = self._later.pop(key, None)
+        if later is not None:
+            later.cancel()
         self._pending[key] = job
         task = self._tasks.get(key)
         if task is None or task.done():
@@ -47,6 +67,11 @@ class Coalescer:
             job = self._pending.pop(key)
             try:
                 await job()
+            except TryLater as later:
+                if key not in self._pending:
+                    log.info("%r: not shown yet, trying again in %.0f s", key, later.seconds)
+                    self._later[key] = asyncio.get_running_loop().call_later(
+                        later.seconds, lambda: self.schedule(key, job))
             except Exception:  # one failed refresh must not stop the next one
                 log.exception("background job %r failed", key)
         self._tasks.pop(key, None)
@@ -60,6 +85,12 @@ class Coalescer:
         tasks = [t for t in self._tasks.values() if not t.done()]
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
+
+    def close(self) -> None:
+        """Forget the retries still waiting (at shut-down; a restart redraws everything)."""
+        for handle in self._later.values():
+            handle.cancel()
+        self._later.clear()
 
     @property
     def busy(self) -> bool:
@@ -126,6 +157,16 @@ class Tables:
         return "✓ " + " ".join(html.unescape(re.sub(r"<[^>]*>", "", line)).replace("\u2068", "").replace("\u2069", "")
                                for line in lines)
 
+    async def adopt(self, game: Game, where: str, seat: int | None, message_id: int) -> None:
+        """A button was pressed on a message of this game the bot lost track of (its post timed
+        out but did arrive): that message is the table (or the private message) from now on."""
+        if where == "table":
+            game.table_msg = message_id
+        else:
+            game.seats[seat].dm_msg = message_id
+        await self.store.save_messages(game)
+        self.redraw(game, where, seat)
+
     def redraw(self, game: Game, where: str, seat: int | None) -> None:
         if where == "table":
             self.schedule_table(game.id)
@@ -162,14 +203,20 @@ class Tables:
                 return message_id
             if sent.result in (Result.FORBIDDEN, Result.MIGRATED):
                 return None
-            # MISSING or FAILED: post a new message below.
+            if sent.result != Result.MISSING:
+                raise TryLater()
+            # MISSING: deleted by someone; post a new message below.
         if view.image is not None:
             png = await self.render(view.image)
             sent = await self.messenger.send_photo(chat_id, png, view.text, markup, thread_id=thread_id)
         else:
             sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)
         if sent.message is None:
-            return None
+            if sent.result == Result.FAILED:
+                raise TryLater()
+            if sent.result == Result.UNSURE:
+                raise TryLater(UNSURE_SECONDS)  # not posted twice at once: it may be there
+            return None  # forbidden or migrated
         self._shown[(chat_id, sent.message.message_id)] = wanted
         return sent.message.message_id
 
