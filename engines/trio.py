@@ -399,8 +399,11 @@ def _cell_masks(grid, cell, strict, skip):
     return allowed, makes
 
 
-def _pair_checker(grid, p, q, strict):
-    """A function (s_p, s_q) -> (legal, forms_set) for symbols laid on p and q = p + axis."""
+def _pair_masks(grid, p, q, strict):
+    """What rules 2-3 allow on the empty pair p, q, with p, q put in axis order (q = p + a
+    positive axis): (swapped, allow_p, set_p, allow_q, set_q, third, axis_bad), where ``third``
+    is the symbol that makes a run of exactly three along the axis (None if none) and
+    ``axis_bad`` says the axis run is too long under ``strict_lines``."""
     axis = (q[0] - p[0], q[1] - p[1])
     if axis[0] < 0 or axis[1] < 0:
         p, q, swapped = q, p, True
@@ -413,7 +416,12 @@ def _pair_checker(grid, p, q, strict):
     fwd = _ray(grid, q[0], q[1], axis[0], axis[1])
     n = 2 + len(back) + len(fwd)
     third = (back + fwd)[0] if n == 3 else None
-    axis_bad = n > 3 and strict
+    return swapped, allow_p, set_p, allow_q, set_q, third, n > 3 and strict
+
+
+def _pair_checker(grid, p, q, strict):
+    """A function (s_p, s_q) -> (legal, forms_set) for symbols laid on p and q = p + axis."""
+    swapped, allow_p, set_p, allow_q, set_q, third, axis_bad = _pair_masks(grid, p, q, strict)
 
     def check(sp: int, sq: int) -> tuple[bool, bool]:
         if swapped:
@@ -428,6 +436,60 @@ def _pair_checker(grid, p, q, strict):
         return True, forms
 
     return check
+
+
+# --------------------------------------------------------------------------- fast queries
+
+# TILE_BIT[a][b]: the bit of the tile bearing symbols a and b (0 when a == b).
+TILE_BIT = tuple(tuple(0 if a == b else 1 << TILE_INDEX[(min(a, b), max(a, b))] for b in range(9))
+                 for a in range(9))
+
+
+def face_bits(sym: int) -> int:
+    """The die faces a symbol answers (bit i = DIE_FACES[i]): its colour and its shape."""
+    return (1 << colour_of(sym)) | (1 << (3 + shape_of(sym)))
+
+
+def frontier(grid: dict) -> dict[tuple[tuple[int, int], tuple[int, int]], int]:
+    """Every pair of empty edge-adjacent cells with a cell touching the board (first cell
+    top/left), with the die faces (bit i = DIE_FACES[i]) that let a tile go there (rule 1).
+    With :func:`tiles_fitting` it tells computer players which tiles fit under which roll."""
+    pairs: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
+    for (x, y), sym in grid.items():
+        faces = face_bits(sym)
+        for dx, dy in ORTHO:
+            a = (x + dx, y + dy)
+            if a in grid:
+                continue
+            for ex, ey in ORTHO:
+                b = (a[0] + ex, a[1] + ey)
+                if b in grid:
+                    continue
+                key = (a, b) if (a[1], a[0]) < (b[1], b[0]) else (b, a)
+                pairs[key] = pairs.get(key, 0) | faces
+    return pairs
+
+
+def tiles_fitting(grid: dict, p, q, strict_lines: bool = False) -> int:
+    """The tiles (bit i = tile id i) that may be laid on the empty pair p, q, one way round or
+    the other, by rules 2 and 3 (the die's rule 1 aside): the same test as legal placements."""
+    _, allow_p, set_p, allow_q, set_q, third, axis_bad = _pair_masks(grid, p, q, strict_lines)
+    if axis_bad:
+        return 0
+    fits = 0
+    for sp in range(9):
+        if not (allow_p >> sp) & 1:
+            continue
+        row = allow_q
+        if third is not None:
+            row &= VALID[third][sp]
+        elif not (set_p >> sp) & 1:
+            row &= set_q  # no set yet: the other symbol must make one
+        bits = TILE_BIT[sp]
+        for sq in range(9):
+            if (row >> sq) & 1:
+                fits |= bits[sq]
+    return fits
 
 
 def _candidate_pairs(state: State) -> list[tuple[tuple[int, int], tuple[int, int]]]:
