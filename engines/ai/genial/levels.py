@@ -13,7 +13,8 @@ table of raw points per cell (gains.py) and a weakest-colour utility (values.py)
   fresh rack is worth more than the rack it holds.
 - hard: normal, then for its best candidates the best reply of each following seat (opponents
   subtract, a team partner adds), over racks sampled from the unseen tiles: it avoids opening
-  long lines of an opponent's weak colour and blocks them where it costs little.
+  long lines of an opponent's weak colour and blocks them where it costs little. It also
+  counts a share of its own best next placement with the tiles it keeps.
 
 All thinking is bounded by counts (candidates, sampled racks), never by the clock; the only
 randomness is the ``rng`` the caller seeds per decision.
@@ -49,7 +50,8 @@ class Style:
     noise: standard deviation added to every candidate's value (easy's mistakes).
     shortlist: candidates re-examined in detail. replies: candidates whose opponents' best
     replies are looked at (0: none); reply_seats: how many following seats; reply_weight: how
-    much their gain counts; reply_racks: racks sampled per seat.
+    much their gain counts; reply_racks: racks sampled per seat; own_next: share of my own best
+    next placement (with the rack I keep) counted for each of those candidates.
     """
 
     power: float
@@ -62,13 +64,14 @@ class Style:
     reply_seats: int = 1
     reply_weight: float = 0.0
     reply_racks: int = 0
+    own_next: float = 0.0
 
 
 STYLES: dict[str, Style] = {
     "easy": Style(power=1.5, bonus=0.0, keep=0.0, swap_credit=False, noise=0.6, shortlist=0),
     "normal": Style(power=3.0, bonus=1.0, keep=0.3, swap_credit=True),
-    "hard": Style(power=3.0, bonus=1.0, keep=0.3, swap_credit=True, replies=8, reply_seats=2,
-                  reply_weight=0.7, reply_racks=12),
+    "hard": Style(power=3.0, bonus=1.0, keep=0.3, swap_credit=True, replies=12, reply_seats=2,
+                  reply_weight=0.7, reply_racks=12, own_next=0.3),
 }
 
 INSTANT_WIN = 1000.0
@@ -256,8 +259,25 @@ class Thinker:
                     kv = kind_values(deltas, gains2, sight.free_edges(occ2, s, extra=(cand.i, cand.j)))
                 expected = sum(max(kv[k] for k in rack) for rack in racks[s]) / len(racks[s])
                 total += sign * weight * expected
-            out.append(style.reply_weight * total)
+            value = style.reply_weight * total
+            if style.own_next:
+                value += style.own_next * self._own_next(cand, occ2, gains2, changed, fields)
+            out.append(value)
         return out
+
+    def _own_next(self, cand: Candidate, occ2: list[int], gains2: list, changed: list[int],
+                  fields: dict[int, ReplyField]) -> float:
+        """My best placement next turn with the tiles I keep, on the board after ``cand``."""
+        sight = self.sight
+        me = sight.me
+        if me not in fields:
+            fields[me] = ReplyField(sight.bd, sight.occ, self.gains, self.deltas,
+                                    sight.free_edges(sight.occ, sight.seat))
+        kv = fields[me].after(occ2, gains2, changed, (cand.i, cand.j))
+        rack = list(sight.rack)
+        if cand.from_rack:
+            rack.remove(cand.tile)
+        return max((kv[KIND_INDEX[t]] for t in rack), default=0.0)
 
     # ----------------------------------------------------------------- decisions
 
