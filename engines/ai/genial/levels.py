@@ -48,7 +48,7 @@ class Style:
     value credited when a colour reaches the end of a board. keep: share of a rack tile's best
     placement value that keeping it is worth. swap_credit: credit placements that open a swap.
     noise: standard deviation added to every candidate's value (easy's mistakes).
-    shortlist: candidates re-examined in detail. replies: candidates whose opponents' best
+    shortlist: candidates re-examined in detail (an instant win, the swap a placement opens). replies: candidates whose opponents' best
     replies are looked at (0: none); reply_seats: how many following seats; reply_weight: how
     much their gain counts; reply_racks: racks sampled per seat; own_next: share of my own best
     next placement (with the rack I keep) counted for each of those candidates.
@@ -68,7 +68,7 @@ class Style:
 
 
 STYLES: dict[str, Style] = {
-    "easy": Style(power=1.5, bonus=0.0, keep=0.0, swap_credit=False, noise=0.6, shortlist=0),
+    "easy": Style(power=1.5, bonus=0.0, keep=0.0, swap_credit=False, noise=0.6, shortlist=8),
     "normal": Style(power=3.0, bonus=1.0, keep=0.3, swap_credit=True),
     "hard": Style(power=3.0, bonus=1.0, keep=0.3, swap_credit=True, replies=12, reply_seats=2,
                   reply_weight=0.7, reply_racks=12, own_next=0.3),
@@ -79,7 +79,7 @@ INSTANT_WIN = 1000.0
 
 @dataclass
 class Candidate:
-    """A placement: colour a on cell i and b on cell j, of rack tile ``tile`` (None: drawn)."""
+    """A placement: colour a on cell i and b on cell j, of ``tile`` (from the rack, or drawn)."""
 
     value: float
     order: int
@@ -270,9 +270,9 @@ class Thinker:
         """My best placement next turn with the tiles I keep, on the board after ``cand``."""
         sight = self.sight
         me = sight.me
-        if me not in fields:
-            fields[me] = ReplyField(sight.bd, sight.occ, self.gains, self.deltas,
-                                    sight.free_edges(sight.occ, sight.seat))
+        if me not in fields:  # once this tile is down the first-tile rule no longer binds me
+            free = [(i, j) for i, j, _ in sight.bd.edges if sight.occ[i] == -1 and sight.occ[j] == -1]
+            fields[me] = ReplyField(sight.bd, sight.occ, self.gains, self.deltas, free)
         kv = fields[me].after(occ2, gains2, changed, (cand.i, cand.j))
         rack = list(sight.rack)
         if cand.from_rack:
@@ -282,20 +282,18 @@ class Thinker:
     # ----------------------------------------------------------------- decisions
 
     def best_placement(self) -> Place:
+        """The best of the shortlist once refined (and, for hard, once the replies are in)."""
         style = self.style
-        cands = self.candidates(max(1, style.shortlist))
-        if style.shortlist:
-            short = cands
-            for c in short:
-                c.value += self.refine(c)
-            if style.replies:
-                short.sort(key=lambda c: (-c.value, c.order))
-                top = short[:style.replies]
-                for c, r in zip(top, self.reply_values(top)):
-                    c.value += r
-                short = top
-            cands = sorted(short, key=lambda c: (-c.value, c.order))
-        return cands[0].action(self.sight)
+        short = self.candidates(style.shortlist)
+        for c in short:
+            c.value += self.refine(c)
+        short.sort(key=lambda c: (-c.value, c.order))
+        if style.replies:
+            short = short[:style.replies]
+            for c, reply in zip(short, self.reply_values(short)):
+                c.value += reply
+            short.sort(key=lambda c: (-c.value, c.order))
+        return short[0].action(self.sight)
 
     def swap_or_keep(self) -> Swap | Keep:
         if self.kind_values is None or self.swap_gain(self.sight.rack) > 0:
