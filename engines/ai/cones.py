@@ -2,30 +2,38 @@
 
 The board and every supply are public; the only secret is each player's goal colour. A
 computer knows its own goal and nothing else, so wherever it looks ahead it samples the other
-goals: every way of dealing the remaining goal cones to the other seats (and the two that stay
-undrawn) is equally likely, exactly as the cones were drawn.
+goals, dealt as the cones were: each other seat one of the remaining colours, two left over.
 
 * ``hard``: flat information-set Monte Carlo, the root of single-observer ISMCTS (Cowling,
   Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
   each iteration samples the other goals, picks a candidate move by UCB1 and plays the game
-  out with the ``normal`` rule of thumb for every seat, each seat seeing only its own goal.
-  The statistics are shared across samples, so a move is judged over the whole information
-  set rather than in one guessed world. Candidates are the moves that differ in effect (all
-  piles with the same top and the same colour beneath are alike), pruned by the rule of thumb.
+  out with the ``normal`` rule of thumb for every seat, each seat knowing only its own goal
+  (the others now and then play at random). The statistics are shared across samples, so a
+  move is judged over the whole information set rather than in one guessed world.
+  The samples are weighted by what the table says about the other goals (there is no move
+  history in the view, so the evidence is the table itself): a colour on many piles is
+  likelier to be somebody's, and a colour a seat still holds much of is likelier that seat's,
+  since good players keep their goal chips for the end. Candidates are the moves that differ
+  in effect (piles with the same top over the same colour are alike), the most promising by
+  a quick score; the quick score also nudges the results (a progressive bias, Chaslot et al.,
+  "Progressive strategies for Monte-Carlo tree search", 2008), which settles near-ties early
+  in the game, where playouts cannot tell moves apart. The game's very last move is judged
+  exactly over every way the other goals can lie.
 * ``normal``: the rule of thumb: hold the chips of your goal colour for late in the game,
   where they are less likely to be covered again; meanwhile cover the strongest colour that
-  is not yours with a chip of a weak colour (or cancel it with its own colour, best when that
-  uncovers your colour).
+  is not yours (the likeliest threat) with a chip of a weak colour, or cancel it with its own
+  colour when that uncovers yours.
 * ``easy``: greedy for the move's immediate effect on its own colour, with noise; it plays
   its goal openly and early, which a watchful player can read and punish.
 
-Hiding the goal: ``normal`` and ``hard`` open (first third of the game) without ever playing
-their goal chips or making their goal colour a pile's top, unless a move wins outright. So
+Hiding the goal: ``normal`` and ``hard`` open (the first third of the game) without playing
+their goal chips or making their goal colour a pile's top, while any other move is legal. So
 that the gap itself is no tell, they treat one more colour the same way, a decoy drawn from
 the public pile layout and the seat: stable for the whole game and independent of the goal.
 
-Thinking is bounded by playout counts, never by the clock, and depends only on the seat's
-view and the ``random.Random`` it is given.
+Thinking is bounded by counts (simulated moves, playouts), never by the clock, and depends
+only on the seat's view and the ``random.Random`` it is given. The knobs (:data:`SEARCH`) were
+tuned in the arena (``python -m bench arena --game cones``).
 """
 from __future__ import annotations
 
@@ -512,12 +520,12 @@ class Search:
     exploration: float = 0.7
     piles_evidence: float = 0.5
     held_evidence: float = 1.0
-    noise: float = 0.15
+    noise: float = 0.3
     prior: float = 0.03
 
 
 PLAYOUT_COST = 10  # copying the table, dealing goals and scoring cost about as much as 10 moves
-SEARCH = {2: Search(nodes=10_000), 3: Search(nodes=10_000), 4: Search(nodes=10_000)}
+SEARCH = {2: Search(nodes=10_000), 3: Search(nodes=13_000, keep=12), 4: Search(nodes=16_000, keep=12)}
 
 
 def final_move(t: Table, budget: Search) -> tuple[int, int]:
