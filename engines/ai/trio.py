@@ -43,7 +43,6 @@ from engines import trio
 from engines.trio import DIE_FACES, Draw, Lay, Options, State, frontier, tiles_fitting
 
 FACES = len(DIE_FACES)
-ALL_TILES = (1 << 36) - 1
 Cell = tuple[int, int]
 
 

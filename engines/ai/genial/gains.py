@@ -56,7 +56,3 @@ def after_placement(bd: Board, occ: list[int], gains: Gains, a: int, b: int, i: 
                     break
     return occ2, gains2, changed
 
-
-def raw_points(gains: Gains, a: int, b: int, i: int, j: int) -> tuple[int, int]:
-    """Raw points of colour a on i and colour b on j (for a double, add them)."""
-    return gains[i][a], gains[j][b]
