@@ -3,8 +3,8 @@
 The group sees the table (render.genial.table of the public view, the latest placement rimmed)
 with a caption narrating placements and their points per colour, «Ingenious!» bonuses, swaps
 (never a rack) and the end. Each player's private message shows their rack and, on their turn,
-the move entry of bot/games/genial_entry.py (tile → row → cell → direction → preview → confirm)
-or the Swap / Keep decision. Moves may also be typed there ("3 F7 F8").
+the move entry of bot/games/genial_entry.py (tile → numbered placement on a picture → preview →
+confirm) or the Swap / Keep decision. Moves may also be typed there ("3 F7 F8").
 
 Solo (one player, usually in the private chat): there is no rack, the drawn tile is public, so
 the table itself carries the move entry and private() is None.
@@ -16,7 +16,7 @@ from functools import partial
 
 from engines import genial as engine
 from render import genial as drawing
-from render.common import png_of
+from render.common import picture_of
 from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
@@ -46,7 +46,7 @@ class UI(GameUI):
         rows: list[list[Button]] = []
         names = ctx.plain_names
         highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
-        image = partial(png_of, drawing.table, view, lang=lang, names=names, highlight=highlight)
+        image = partial(picture_of, drawing.table, view, lang=lang, names=names, highlight=highlight)
         key = image_key("genial-table", view, names, lang, highlight)
         current = view["current"]
         if current is None:
@@ -55,7 +55,6 @@ class UI(GameUI):
             tail.append(self._tracks_line(view, 0, lang))
             step = compose(ctx, 0, view, path)
             tail += step.lines
-            tail.append(t(lang, "Or type the two cells, such as «F7 F8».") if not path else "")
             rows = step.rows
             image, key = step.image, step.key
         else:
@@ -125,9 +124,6 @@ class UI(GameUI):
             lines += step.lines
             rows = step.rows
             image, key = step.image, step.key
-            if not path:
-                lines.append(t(lang, "Or type the two cells, such as «F7 F8».") if view["drawn"]
-                             else t(lang, "Or type a move: tile number and two cells, such as «3 F7 F8»."))
         return View(fit_caption(lines, [], []), rows, image=image, image_key=key)
 
     # ---- typed moves ---------------------------------------------------------------------
@@ -183,7 +179,8 @@ GENIAL_RULES = (
     "If your rack has no tile with your lowest colour, you may swap the whole rack. Then refill to 6.\n"
     "The game ends when no two neighbouring cells are empty. Your score is your lowest colour; "
     "ties are broken by the next lowest, and so on.\n"
-    "Moves: in the private chat tap a tile, a row, a cell, the direction, check the preview and confirm; "
-    "or type «3 F7 F8» (tile 3, first colour on F7). Solo: place the drawn tile, again and again; "
-    "tracks go to 36 and your score is your lowest colour."
+    "Moves: in the private chat tap a tile, then the number of a placement on the picture (those best for "
+    "your lowest colour come first), check the preview and confirm. Or type «3 F7 F8»: tile 3, its first "
+    "colour on F7 (rows are the letters at the sides of the board, cells are counted from the left). "
+    "Solo: place the drawn tile, again and again; tracks go to 36 and your score is your lowest colour."
 )

@@ -1,16 +1,27 @@
-"""Composing a «Гениально» move with buttons: tile → row → cell → direction → preview → confirm.
+"""Composing a «Гениально» move with buttons: tile → numbered placement → preview → confirm.
 
-The step lives in the navigation path (without the leading "~"):
+1. The tile: rack tiles as buttons under the rack picture (skipped when the tile to place was
+   drawn from the bag, or when the rack holds one kind of tile only).
+2. The placement: every legal placement of that tile (both orientations of a non-double tile are
+   separate placements), best first for this player (:func:`ranked`), 8 to a page. The picture
+   (render.genial.candidates) zooms on the page's placements and numbers them; the buttons are
+   those numbers, "▶ more" / "◀ 1–8" between pages and "◀️ Back" to the tiles.
+3. The preview (render.genial.preview and the points per colour): "✅ Confirm" applies the move,
+   "◀️ Back" returns to the same page.
 
-    ""              choose a rack tile (skipped when the tile to place was drawn from the bag)
-    "t2"            tile 2 of the rack chosen: choose a row
-    "t2rF"          row F: choose a cell
-    "t2cF7"         cell F7: choose the partner cell and the orientation of the tile
-    "t2cF7dF8o1"    preview of tile 2 with its second colour on F7 and first on F8: confirm
+The step lives in the navigation path (without the leading "~"), at most 11 characters:
 
-A drawn tile has no "t" part ("rF", "cF7", "cF7dF8o0"). Every step only offers legal choices
-(engines.genial.legal_placements), so the final Place always applies. Works on the seat's view
-(private message) or on the public view (solo table: the drawn tile is public there).
+    ""          choose a rack tile (a drawn tile: its first page of placements)
+    "rb"        the red-blue tile: its first page of placements
+    "rb2"       its third page (pages count from 0)
+    "rb2F7F8"   the preview of red on F7 and blue on F8, a placement shown on page 2
+
+The tile is named by its colours (engine letters, in the tile's own order), so a path means the
+same thing whichever rack slot it came from. A path is checked against the current position: a
+tile that is not there to place, a page past the last one, or a placement that is not legal or not
+on that page any more (the board changed) shows the first step instead. So the final Place always
+applies. Works on the seat's view (private message) or on the public view (the solo table, where
+the drawn tile is public).
 """
 from __future__ import annotations
 
@@ -20,14 +31,18 @@ from functools import partial
 
 from engines import genial as engine
 from render import genial as drawing
-from render.common import png_of
+from render.common import picture_of
 from bot import keyboard
 from bot.games.base import Ctx, image_key
 from bot.games.colours import EMOJI, colour
 from bot.i18n import t
 from bot.keyboard import Button
 
-PATH_RE = re.compile(r"^(?:t(\d))?(?:r([A-O]))?(?:c([A-O]\d{1,2}))?(?:d([A-O]\d{1,2})o([01]))?$")
+PER_PAGE = 8
+_CELL = r"[A-O]\d{1,2}"
+PATH_RE = re.compile(rf"^(?:([roygbp]{{2}})(\d{{1,3}})?(?:({_CELL})({_CELL}))?)?$")
+LETTER = dict(zip(engine.COLOURS, engine.LETTERS))
+COLOUR_OF = dict(zip(engine.LETTERS, engine.COLOURS))
 
 
 def tile_emoji(tile) -> str:
@@ -39,6 +54,11 @@ def tile_words(tile, lang: str) -> str:
     return f"{colour(tile[0], lang)} + {colour(tile[1], lang)}"
 
 
+def tile_code(tile) -> str:
+    """"rb": the tile's colours as engine letters, in its own order."""
+    return LETTER[tile[0]] + LETTER[tile[1]]
+
+
 @dataclass
 class Step:
     lines: list[str]
@@ -47,143 +67,187 @@ class Step:
     key: str
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """One legal placement: ``first`` colour on ``cell_a``, ``second`` on ``cell_b``."""
+
+    first: str
+    second: str
+    cell_a: tuple[int, int]
+    cell_b: tuple[int, int]
+    points: dict
+    labels: tuple[str, str]
+
+    @property
+    def code(self) -> str:
+        return self.labels[0] + self.labels[1]
+
+    @property
+    def action(self) -> engine.Place:
+        return engine.Place(self.first, self.second, self.cell_a, self.cell_b)
+
+
 @dataclass
 class Choice:
-    tile: tuple[str, str] | None  # colours of the tile being placed
-    tok: str  # "t2" or "" (drawn tile)
-    row: str | None
-    cell: str | None
-    partner: str | None
-    orient: int | None
+    tile: tuple[str, str] | None  # colours of the tile being placed (None: choose one)
+    page: int
+    cells: tuple[str, str] | None  # labels of the placement to preview (first colour on [0])
 
 
-def parse_path(path: str, view: dict) -> Choice | None:
-    """The choice a path encodes, or None if it does not fit the view any more."""
-    m = PATH_RE.match(path or "")
-    if not m:
-        return None
-    k, row, cell, partner, orient = m.groups()
-    drawn = view.get("drawn")
-    if drawn is not None:
-        if k is not None:
-            return None
-        tile, tok = (drawn[0], drawn[1]), ""
-    elif k is None:
-        if row or cell:
-            return None
-        tile, tok = None, ""
-    else:
-        rack = view.get("rack") or []
-        if not 1 <= int(k) <= len(rack):
-            return None
-        tile, tok = (rack[int(k) - 1][0], rack[int(k) - 1][1]), f"t{k}"
-    if cell is not None:
-        row = cell[0]
-    return Choice(tile, tok, row, cell, partner, None if orient is None else int(orient))
-
-
-def placements(ctx: Ctx, seat: int, view: dict, tile) -> list[tuple[tuple[int, int], tuple[int, int], str, str]]:
-    """Legal (cell_a, cell_b, label_a, label_b) for ``tile`` (first colour on cell_a)."""
-    R = view["radius"]
-    return [(tuple(a), tuple(b), engine.cell_label(tuple(a), R), engine.cell_label(tuple(b), R))
-            for a, b in engine.legal_placements(ctx.state, seat, list(tile))]
-
-
-def options_at(legal, cell: str, double: bool) -> list[tuple[str, int]]:
-    """(partner label, orientation) for a cell: o=0 puts the tile's first colour on the cell."""
-    out: list[tuple[str, int]] = []
-    for _, _, la, lb in legal:
-        if la == cell:
-            opt = (lb, 0)
-        elif lb == cell:
-            opt = (la, 0 if double else 1)
-        else:
-            continue
-        if opt not in out:
-            out.append(opt)
+def placeable(view: dict) -> list[tuple[str, str]]:
+    """The distinct tiles the seat may place now: the drawn tile, or the rack's, in rack order."""
+    if view.get("drawn"):
+        return [(view["drawn"][0], view["drawn"][1])]
+    out: list[tuple[str, str]] = []
+    for tl in view.get("rack") or []:
+        if (tl[0], tl[1]) not in out:
+            out.append((tl[0], tl[1]))
     return out
 
 
-def action_for(view: dict, tile, cell: str, partner: str, orient: int) -> engine.Place:
+def parse_path(path: str, view: dict) -> Choice | None:
+    """The choice a path encodes, or None if it cannot be read or names a tile not there to place.
+    (Pages and placements are checked by :func:`compose`, which knows the placements.)"""
+    m = PATH_RE.match(path or "")
+    if not m:
+        return None
+    code, page, cell_a, cell_b = m.groups()
+    tiles = placeable(view)
+    if code is None:
+        return Choice(tiles[0] if len(tiles) == 1 else None, 0, None)
+    tile = (COLOUR_OF[code[0]], COLOUR_OF[code[1]])
+    if tile not in tiles:
+        return None
+    return Choice(tile, int(page or 0), (cell_a, cell_b) if cell_a else None)
+
+
+def ranked(ctx: Ctx, seat: int, view: dict, tile) -> list[Candidate]:
+    """Every legal placement of ``tile`` for the seat, best first: the points it brings to the
+    seat's lowest colour(s) now (Knizia: the score is the lowest colour), then all its points,
+    then «Ingenious!» bonuses; equal ones in reading order of their cells, so that later pages
+    show neighbouring placements (a closer picture) and both ways round of a pair side by side."""
     R = view["radius"]
-    x, p = engine.parse_cell(cell, R), engine.parse_cell(partner, R)
-    first, second = (tile[0], tile[1]) if orient == 0 else (tile[1], tile[0])
-    return engine.Place(first, second, x, p)
-
-
-def _board(view: dict, lang: str, names: list[str], cells) -> tuple[object, str]:
-    cells = [list(c) for c in cells]
-    return (partial(png_of, drawing.table, view, lang=lang, names=names, highlight=cells),
-            image_key("genial-board", view, names, lang, cells))
+    values = view["scores"][view["holder_of"][seat]]["values"]
+    low = min(values.values())
+    lowest = {c for c, v in values.items() if v == low}
+    keyed = []
+    for a, b in engine.legal_placements(ctx.state, seat, list(tile)):
+        a, b = tuple(a), tuple(b)
+        points = engine.placement_score(ctx.state, seat, list(tile), a, b)
+        on_low = sum(p["gained"] for c, p in points.items() if c in lowest)
+        total = sum(p["gained"] for p in points.values())
+        bonus = sum(p.get("bonus", 0) for p in points.values())
+        pair = sorted(((a[1], a[0]), (b[1], b[0])))
+        keyed.append(((-on_low, -total, -bonus, pair, (a[1], a[0])),
+                      Candidate(tile[0], tile[1], a, b, points,
+                                (engine.cell_label(a, R), engine.cell_label(b, R)))))
+    keyed.sort(key=lambda kc: kc[0])
+    return [c for _, c in keyed]
 
 
 def rack_image(view: dict, lang: str) -> tuple[object, str]:
     rack = view.get("rack") or []
-    return partial(png_of, drawing.rack, rack, lang=lang), image_key("genial-rack", rack, lang)
+    return partial(picture_of, drawing.rack, rack, lang=lang), image_key("genial-rack", rack, lang)
+
+
+def _typing_hint(view: dict, lang: str) -> str:
+    if view.get("drawn"):
+        return t(lang, "Or type the two cells, such as «F7 F8» (rows are the letters at the sides of the board, "
+                       "cells are counted from the left).")
+    return t(lang, "Or type a move such as «3 F7 F8»: tile 3, its first colour on F7 (rows are the letters "
+                   "at the sides of the board, cells are counted from the left).")
 
 
 def compose(ctx: Ctx, seat: int, view: dict, path: str) -> Step:
     """The move-entry step for the seat to act (pending "place" or "bonus")."""
     lang = ctx.lang
-    names = ctx.plain_names
-    back = t(lang, "◀️ Back")
-    choice = parse_path(path, view) or parse_path("", view)
+    choice = parse_path(path, view)
+    cands: list[Candidate] = []
+    if choice is not None and choice.tile is not None:
+        cands = ranked(ctx, seat, view, choice.tile)
+        pages = max(1, -(-len(cands) // PER_PAGE))
+        on_page = cands[choice.page * PER_PAGE:(choice.page + 1) * PER_PAGE]
+        if choice.page >= pages or (choice.cells is not None
+                                    and not any(c.labels == choice.cells for c in on_page)):
+            choice = None  # a stale path: start again
+    if choice is None:
+        choice = parse_path("", view)
+        if choice.tile is not None:
+            cands = ranked(ctx, seat, view, choice.tile)
     if choice.tile is None:
-        rack = view.get("rack") or []
-        buttons = [Button(f"{k + 1} {tile_emoji(tl)}", f"~t{k + 1}") for k, tl in enumerate(rack)]
-        image, key = rack_image(view, lang)
-        return Step([t(lang, "Choose a tile from your rack (numbered as in the picture).")],
-                    keyboard.chunk(buttons, 3), image, key)
+        return _tiles_step(view, lang)
+    if choice.cells is None:
+        return _candidates_step(view, lang, choice, cands)
+    cand = next(c for c in cands[choice.page * PER_PAGE:(choice.page + 1) * PER_PAGE] if c.labels == choice.cells)
+    return _preview_step(view, lang, choice, cand)
+
+
+def _tiles_step(view: dict, lang: str) -> Step:
+    rack = view.get("rack") or []
+    buttons = [Button(f"{k + 1} {tile_emoji(tl)}", f"~{tile_code(tl)}") for k, tl in enumerate(rack)]
+    image, key = rack_image(view, lang)
+    return Step([t(lang, "Choose a tile from your rack (numbered as in the picture)."), _typing_hint(view, lang)],
+                keyboard.chunk(buttons, 3), image, key)
+
+
+def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidate]) -> Step:
     tile = choice.tile
-    tok = choice.tok
-    double = tile[0] == tile[1]
-    legal = placements(ctx, seat, view, tile)
-    where: dict[str, tuple[int, int]] = {}
-    for ca, cb, la, lb in legal:
-        where[la], where[lb] = ca, cb
-    head = t(lang, "Tile: {tile}", tile=tile_words(tile, lang))
-    back_first = [Button(back, "~")] if tok else []
+    code = tile_code(tile)
+    first = choice.page * PER_PAGE
+    page = cands[first:first + PER_PAGE]
+    lines = [t(lang, "Tile: {tile}", tile=tile_words(tile, lang))]
+    back = [Button(t(lang, "◀️ Back"), "~")] if len(placeable(view)) > 1 else []
+    if not cands:
+        lines.append(t(lang, "This tile fits nowhere now."))
+        image = partial(picture_of, drawing.candidates, view, [], lang=lang)
+        return Step(lines, [back], image, image_key("genial-cands", view, [], lang))
+    if len(cands) > PER_PAGE:
+        lines.append(t(lang, "Choose a placement by its number: the best for your lowest colour come first "
+                             "({a}–{b} of {n}).", a=first + 1, b=first + len(page), n=len(cands)))
+    else:
+        lines.append(t(lang, "Choose a placement by its number: the best for your lowest colour come first."))
+    lines += [f"<b>{first + k + 1}</b> · {gains_text(c.points, lang)}" for k, c in enumerate(page)]
+    if choice.page == 0 and not back:  # no tile step: its hint goes here
+        lines.append(_typing_hint(view, lang))
+    numbers = [Button(str(first + k + 1), f"~{code}{choice.page}{c.code}") for k, c in enumerate(page)]
+    paging = []
+    if choice.page > 0:
+        paging.append(Button(f"◀ {first - PER_PAGE + 1}–{first}", f"~{code}{choice.page - 1}"))
+    if first + PER_PAGE < len(cands):
+        paging.append(Button(t(lang, "▶ more"), f"~{code}{choice.page + 1}"))
+    drawn = [(first + k + 1, c.first, c.second, list(c.cell_a), list(c.cell_b)) for k, c in enumerate(page)]
+    image = partial(picture_of, drawing.candidates, view, drawn, lang=lang)
+    return Step(lines, keyboard.chunk(numbers, 4) + [back + paging], image,
+                image_key("genial-cands", view, drawn, lang))
 
-    def order(lab: str) -> tuple[str, int]:
-        return lab[0], int(lab[1:])
 
-    if choice.row is None or not any(lab[0] == choice.row for lab in where):
-        rows = sorted({lab[0] for lab in where})
-        buttons = [Button(r, f"~{tok}r{r}") for r in rows]
-        image, key = _board(view, lang, names, where.values())
-        return Step([head, t(lang, "Choose a row (the letters at the sides of the board); "
-                                   "the rimmed cells can take this tile.")],
-                    keyboard.chunk(buttons, 8) + [back_first], image, key)
-    if choice.cell is None or choice.cell not in where:
-        in_row = sorted((lab for lab in where if lab[0] == choice.row), key=order)
-        buttons = [Button(lab, f"~{tok}c{lab}") for lab in in_row]
-        image, key = _board(view, lang, names, [where[lab] for lab in in_row])
-        return Step([head, t(lang, "Row {row}: choose the cell for one half of the tile.", row=choice.row)],
-                    keyboard.chunk(buttons, 8) + [[Button(back, f"~{tok}")]], image, key)
-    opts = options_at(legal, choice.cell, double)
-    if choice.partner is None or (choice.partner, choice.orient) not in opts:
-        buttons = []
-        for partner, o in opts:
-            here, there = (tile[0], tile[1]) if o == 0 else (tile[1], tile[0])
-            buttons.append(Button(f"{choice.cell}{EMOJI.get(here, '')} {partner}{EMOJI.get(there, '')}",
-                                  f"~{tok}c{choice.cell}d{partner}o{o}"))
-        R = view["radius"]
-        image, key = _board(view, lang, names, [where[choice.cell]] + [engine.parse_cell(p, R) for p, _ in opts])
-        return Step([head, t(lang, "Cell {cell}: choose where the other half goes and which colour lies where.",
-                             cell=choice.cell)],
-                    keyboard.chunk(buttons, 2) + [[Button(back, f"~{tok}r{choice.row}")]], image, key)
-    action = action_for(view, tile, choice.cell, choice.partner, choice.orient)
-    points = engine.placement_score(ctx.state, seat, [action.a, action.b], action.cell_a, action.cell_b)
+def _preview_step(view: dict, lang: str, choice: Choice, cand: Candidate) -> Step:
+    action = cand.action  # normalised: its first cell comes first in reading order
     R = view["radius"]
     lines = [t(lang, "Place {first} on {a} and {second} on {b}?", first=colour(action.a, lang),
                a=engine.cell_label(action.cell_a, R), second=colour(action.b, lang),
-               b=engine.cell_label(action.cell_b, R))]
-    lines.append(points_text(points, lang))
+               b=engine.cell_label(action.cell_b, R)),
+             points_text(cand.points, lang)]
     rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(action)),
-             Button(back, f"~{tok}c{choice.cell}")]]
-    pv = partial(png_of, drawing.preview, view, [action.a, action.b], list(action.cell_a), list(action.cell_b),
-                 points, lang=lang)
+             Button(t(lang, "◀️ Back"), f"~{tile_code(choice.tile)}{choice.page}")]]
+    pv = partial(picture_of, drawing.preview, view, [action.a, action.b], list(action.cell_a),
+                 list(action.cell_b), cand.points, lang=lang)
     return Step(lines, rows, pv, image_key("genial-preview", view, action, lang))
+
+
+def gains_text(points: dict, lang: str) -> str:
+    """"🔴 +3 🔵 +2" (a colour that gains nothing is left out; "🎉" for «Ingenious!»)."""
+    parts = []
+    for c, p in points.items():
+        if not (p.get("gained") or p.get("lost")):
+            continue
+        part = f"{EMOJI.get(c, '')} +{p.get('gained', 0)}"
+        if p.get("lost"):
+            part += f" (−{p['lost']})"
+        if p.get("bonus"):
+            part += " 🎉"
+        parts.append(part)
+    return " ".join(parts) if parts else t(lang, "no points")
 
 
 def points_text(points: dict, lang: str) -> str:
