@@ -9,6 +9,10 @@ import pytest
 from engines import ai
 from engines import genial as g
 from engines.ai import genial as ag
+from engines.ai.genial.gains import after_placement, gain_table
+from engines.ai.genial.replies import ReplyField
+from engines.ai.genial.sight import read
+from engines.ai.genial.values import advance, delta_tables, kind_values, utility_table
 from engines.genial.core import KIND_INDEX, KINDS
 
 LEVELS = ai.LEVELS
@@ -121,6 +125,43 @@ def test_determinize_deals_unseen_tiles_behind_the_same_view():
             if players > 1 and sum(view["rack_sizes"]) > len(view["rack"]):
                 others = {tuple(map(tuple, s.racks)) for s in samples}
                 assert len(others) > 1  # other racks are sampled, not copied
+
+
+# ------------------------------------------------------------------ the look-up tables
+
+def test_gain_tables_and_reply_updates_agree_with_the_engine_and_a_full_recount():
+    """The players price placements from their own tables; these must count what the engine
+    counts, and the look-ahead's incremental updates what a full recount gives."""
+    checked = 0
+    for players, options, seed in GAMES[:5]:
+        rng = random.Random(seed)
+        for state, seat in game_states(players, options, seed, every=9):
+            if state.phase == "swap":
+                continue
+            sight = read(g.view(state, seat), seat)
+            gains = gain_table(sight.bd, sight.occ)
+            deltas = delta_tables(sight.scores[sight.me], utility_table(sight.top, 3.0), 0.5,
+                                  sight.two_boards, sight.solo)
+            field = ReplyField(sight.bd, sight.occ, gains, deltas, sight.free_edges(sight.occ, seat))
+            legal = g.legal_actions(state, seat)
+            for action in rng.sample(legal, min(6, len(legal))):
+                i, j = sight.bd.index[action.cell_a], sight.bd.index[action.cell_b]
+                a, b = g.COLOURS.index(action.a), g.COLOURS.index(action.b)
+                engine = g.placement_score(state, seat, (action.a, action.b), action.cell_a, action.cell_b)
+                raw = {action.a: gains[i][a] + gains[j][a]} if a == b else \
+                    {action.a: gains[i][a], action.b: gains[j][b]}
+                assert {c: v["raw"] for c, v in engine.items()} == raw
+                for colour, v in engine.items():
+                    old = sight.scores[sight.me][g.COLOURS.index(colour)]
+                    assert advance(old, v["raw"], sight.two_boards, sight.solo) == (v["total"], v["bonus"])
+                occ2, gains2, changed = after_placement(sight.bd, sight.occ, gains, a, b, i, j)
+                assert gains2 == gain_table(sight.bd, occ2)
+                if all(sight.started):
+                    free = [(x, y) for x, y, _ in sight.bd.edges if occ2[x] == -1 and occ2[y] == -1]
+                    full = kind_values(deltas, gains2, free)
+                    assert field.after(occ2, gains2, changed, (i, j)) == pytest.approx(full)
+                    checked += 1
+    assert checked > 100
 
 
 # ------------------------------------------------------------------ how it plays

@@ -75,6 +75,7 @@ STYLES: dict[str, Style] = {
 }
 
 INSTANT_WIN = 1000.0
+REPLY_EDGES = 240  # free edges of an empty two-player board, about
 
 
 @dataclass
@@ -289,11 +290,18 @@ class Thinker:
             c.value += self.refine(c)
         short.sort(key=lambda c: (-c.value, c.order))
         if style.replies:
-            short = short[:style.replies]
+            short = short[:self.reply_count()]
             for c, reply in zip(short, self.reply_values(short)):
                 c.value += reply
             short.sort(key=lambda c: (-c.value, c.order))
         return short[0].action(self.sight)
+
+    def reply_count(self) -> int:
+        """How many candidates get the reply look-ahead: ``style.replies`` on a board with up
+        to REPLY_EDGES free edges (a two-player board), proportionally fewer on bigger ones, so
+        a decision costs about the same at every table size."""
+        edges = max(1, len(self.edges))
+        return max(4, min(self.style.replies, self.style.replies * REPLY_EDGES // edges))
 
     def swap_or_keep(self) -> Swap | Keep:
         if self.kind_values is None or self.swap_gain(self.sight.rack) > 0:

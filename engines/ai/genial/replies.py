@@ -2,18 +2,18 @@
 
 Hard looks at what the next seats could score once its candidate is on the board. Recomputing
 every kind's best placement over the whole board for every candidate is the cost of the
-level, so :class:`ReplyField` prices the present board once, remembering each kind's best edge,
-and then, per candidate, looks again only where the placement changed something:
-
-- a kind whose best edge the candidate left alone (neither cell covered, nor re-priced) keeps
-  that value, improved if an edge touching a re-priced cell now does better;
-- a kind whose best edge was touched is recomputed over the whole board after the candidate.
+level, so :class:`ReplyField` prices the present board once, ranking each kind's edges that are
+worth anything, best first, and then, per candidate, looks again only where the placement
+changed something: a kind is worth its best ranked edge that the candidate left alone
+(neither cell covered nor re-priced; nothing if there is none), or more if an edge touching a
+re-priced cell now does better.
 
 Seats still bound by the first-tile rule (a placement can close a printed symbol to them) are
 always recomputed in full by the caller; tests compare the results with a full recomputation.
 """
 from __future__ import annotations
 
+from itertools import compress
 from operator import add
 
 from engines.genial.core import KINDS
@@ -32,11 +32,10 @@ class ReplyField:
         firsts = [i for i, _ in edges]
         seconds = [j for _, j in edges]
         heads, tails = firsts + seconds, seconds + firsts
-        self.best: list[tuple[float, int, int]] = []  # per kind: (value, cell, cell) of its best edge
+        # per kind: (value per edge, first cells, second cells, the edges worth more than
+        # nothing, best first)
+        self.ranked: list[tuple[list[float], list[int], list[int], list[int]]] = []
         for a, b in KINDS:
-            if not edges:
-                self.best.append((0.0, -1, -1))
-                continue
             if a == b:
                 values = self._double_values(a, self.raw_at[a], firsts, seconds)
                 pairs = (firsts, seconds)
@@ -44,9 +43,9 @@ class ReplyField:
                 values = list(map(add, map(self.value_at[a].__getitem__, heads),
                                   map(self.value_at[b].__getitem__, tails)))
                 pairs = (heads, tails)
-            top = max(values)
-            k = values.index(top)
-            self.best.append((top, pairs[0][k], pairs[1][k]))
+            worth = list(compress(range(len(values)), values))
+            worth.sort(key=values.__getitem__, reverse=True)
+            self.ranked.append((values, pairs[0], pairs[1], worth))
 
     def _double_values(self, colour: int, raws: list[int], firsts: list[int], seconds: list[int]) -> list[float]:
         both = map(add, map(raws.__getitem__, firsts), map(raws.__getitem__, seconds))
@@ -72,16 +71,15 @@ class ReplyField:
                 if other >= 0 and occ2[other] == -1:
                     heads.append(cell)
                     tails.append(other)
-        everywhere: tuple[list[int], list[int]] | None = None  # every free edge, if needed
         out = []
         for kind, (a, b) in enumerate(KINDS):
-            best, x, y = self.best[kind]
-            if x in dirty or y in dirty:
-                if everywhere is None:
-                    edges2 = [(i, j) for i, j, _ in self.bd.edges if occ2[i] == -1 and occ2[j] == -1]
-                    everywhere = ([i for i, _ in edges2], [j for _, j in edges2])
-                best = self._best_on(a, b, raw_at, value_at, *everywhere)
-            elif heads:
+            values, firsts, seconds, worth = self.ranked[kind]
+            best = 0.0  # every edge left alone may be worth nothing
+            for k in worth:
+                if firsts[k] not in dirty and seconds[k] not in dirty:
+                    best = values[k]
+                    break
+            if heads:
                 local = self._best_on(a, b, raw_at, value_at, heads, tails)
                 if local > best:
                     best = local
