@@ -26,6 +26,7 @@ from bot.i18n import LANGS, t
 from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.people import People
+from bot.pings import Pings
 from bot.play import Play
 from bot.results import Results
 from bot.store import GameStore, Status
@@ -65,6 +66,7 @@ COMMANDS = [
     ("board", "Show the table again at the bottom"),
     ("cancel", "Stop the game here (host or admin)"),
     ("lang", "Language"),
+    ("notify", "Pings when it is your turn: on or off"),
     ("help", "How to play with me"),
 ]
 
@@ -103,8 +105,9 @@ class Tablebot:
         await self.store.open()
         username = application.bot.username
         self.tables = Tables(self.book, self.store, self.messenger, self.people, bot_username=username)
+        pings = Pings(self.store, self.messenger, self.people, self.tables)
         self.play = Play(self.book, self.store, self.tables, self.timers, self.turns, self.results,
-                         self.people, self.messenger)
+                         self.people, self.messenger, pings)
         self.lobby = Lobby(self.book, self.store, self.play, self.tables, self.people, self.timers,
                            self.messenger, bot_username=username,
                            timeout_minutes=self.config.lobby_timeout_minutes)
@@ -116,8 +119,13 @@ class Tablebot:
         await self.restore()
 
     async def restore(self) -> None:
-        """Continue every open game from the store after a (re)start."""
+        """Continue every open game from the store after a (re)start, and finish showing the
+        end of any game that ended just before the bot stopped."""
+        for game in await self.store.finished_without_results():
+            await self.play.catch_up(self.book.put(game))
         for game in await self.store.open_games():
+            if self.book.cached(game.id) is not None:
+                continue  # the next game of a series just started by catch_up
             self.book.put(game)
             if game.status == Status.LOBBY:
                 self.lobby.arm_timeout(game)
@@ -152,7 +160,7 @@ def register(application: Application, h: Handlers) -> None:
     application.add_handler(TypeHandler(Update, h.prepare), group=-1)
     for name, callback in [("new", h.on_new), ("start", h.on_start), ("help", h.on_help),
                            ("rules", h.on_rules), ("cancel", h.on_cancel), ("board", h.on_board),
-                           ("lang", h.on_lang), ("lobbytimeout", h.on_lobby_timeout),
+                           ("lang", h.on_lang), ("notify", h.on_notify), ("lobbytimeout", h.on_lobby_timeout),
                            ("turntimer", h.on_turn_timer)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))

@@ -242,6 +242,22 @@ class Handlers:
             await after(chat.id, _thread(update))
         await self._reply(update, context, changed(lang, minutes))
 
+    async def on_notify(self, update: Update, context: TableContext) -> None:
+        """/notify [on|off]: whether I ping the person when it is their turn."""
+        person = context.person
+        words = context.words
+        value = words[0].lower() if words else ""
+        if value in ("on", "off", "вкл", "выкл"):
+            await self.people.remember(person)
+            await self.store.set_notify(person.id, value in ("on", "вкл"))
+        row = await self.store.user(person.id)
+        on = row is None or bool(row["notify"])
+        text = t(context.lang, "🔔 {name}: I ping you when it is your turn. /notify off stops it.",
+                 name=isolate(person.name)) if on else \
+            t(context.lang, "🔕 {name}: no pings when it is your turn. /notify on brings them back.",
+              name=isolate(person.name))
+        await self._reply(update, context, text)
+
     async def on_lobby_timeout(self, update: Update, context: TableContext) -> None:
         """/lobbytimeout [minutes]: idle lobbies close after this long."""
         async def describe(chat_id: int, lang: str) -> str:

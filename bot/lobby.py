@@ -140,7 +140,7 @@ class Lobby:
         await self.people.remember(person)
         if players:
             async with self.book.lock(game.id):
-                game.seats = [Seat(i, p.user_id, p.name) for i, p in enumerate(players)][: info.max_players]
+                game.seats = [p.moved_to(i) for i, p in enumerate(players)][: info.max_players]
                 await self.store.save_game(game, seats_changed=True)
         if start_now:
             async with self.book.lock(game.id):
@@ -223,7 +223,7 @@ class Lobby:
                 game.status = Status.CANCELLED
                 await self.store.save_game(game)
             else:
-                game.seats = [Seat(i, s.user_id, s.name, s.kind) for i, s in enumerate(remaining)]
+                game.seats = [s.moved_to(i) for i, s in enumerate(remaining)]
                 if game.host_id == person.id:
                     game.host_id = remaining[0].user_id
                 await self.store.save_game(game, seats_changed=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from engines import registry
 from bot import keyboard
+from bot.games import adapter_for
 from bot.games.base import View, isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Button
@@ -48,10 +49,15 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
                    max=info.max_players))
     for s in game.seats:
         lines.append(f"{s.seat + 1}. {isolate(s.name)}")
+    lines.append("")
     if info.hidden_info:
-        lines.append("")
         lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
                        bot=bot_username))
+    if adapter_for(game.kind).moves_in_private:
+        lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
+    else:
+        lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "
+                             "/notify off mutes it.", bot=bot_username))
     if note is not None:
         lines.append("")
         lines.append(note.text(lang, bot_username))

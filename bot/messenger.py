@@ -153,9 +153,9 @@ class Messenger:
         log.error("bad request in chat %s: %s", chat_id, exc.message)
         return Sent(Result.FAILED)
 
-    def _photo(self, png: bytes) -> tuple[str, Any]:
-        key = hashlib.sha1(png).hexdigest()
-        return key, self._file_ids.get(key, png)
+    def _photo(self, picture: bytes) -> tuple[str, Any]:
+        key = hashlib.sha1(picture).hexdigest()
+        return key, self._file_ids.get(key, picture)
 
     def _remember(self, key: str, sent: Sent) -> None:
         if sent.message is not None and sent.message.photo:
@@ -174,9 +174,9 @@ class Messenger:
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=None), new_message=True, urgent=urgent)
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: str,
+    async def send_photo(self, chat_id: int, picture: bytes, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
-        key, photo = self._photo(png)
+        key, photo = self._photo(picture)
         sent = await self._call(chat_id, lambda: self.bot.send_photo(
             chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None), new_message=True)
@@ -233,9 +233,9 @@ class Messenger:
         return await self._call(chat_id, lambda: self.bot.edit_message_text(
             text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup))
 
-    async def edit_photo(self, chat_id: int, message_id: int, png: bytes, caption: str,
+    async def edit_photo(self, chat_id: int, message_id: int, picture: bytes, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
-        key, photo = self._photo(png)
+        key, photo = self._photo(picture)
         media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
         sent = await self._call(chat_id, lambda: self.bot.edit_message_media(
             media, chat_id=chat_id, message_id=message_id, reply_markup=markup))
@@ -252,8 +252,8 @@ class Messenger:
         return await self._call(chat_id, lambda: self.bot.edit_message_reply_markup(
             chat_id=chat_id, message_id=message_id, reply_markup=markup))
 
-    async def delete(self, chat_id: int, message_id: int) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id))
+    async def delete(self, chat_id: int, message_id: int, *, urgent: bool = True) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), urgent=urgent)
 
     # ---- questions and settings --------------------------------------------------------------
 

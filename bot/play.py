@@ -24,10 +24,11 @@ from bot.i18n import t
 from bot.keyboard import Button
 from bot.messenger import Messenger
 from bot.people import People
+from bot.pings import Pings
 from bot.players import forced_move, move_for_absent
 from bot.refusals import Refused
 from bot.results import Results
-from bot.store import Game, GameStore, Seat, StaleVersion, Status
+from bot.store import Game, GameStore, PlaceTaken, Seat, StaleVersion, Status
 from bot.tables import Tables
 from bot.texts import game_name
 from bot.timers import Timers
@@ -40,7 +41,7 @@ RECENT_EVENTS = 12  # engine events kept with the game for captions
 
 class Play:
     def __init__(self, book: GameBook, store: GameStore, tables: Tables, timers: Timers, turns: TurnPolicy,
-                 results: Results, people: People, messenger: Messenger):
+                 results: Results, people: People, messenger: Messenger, pings: Pings):
         self.book = book
         self.store = store
         self.tables = tables
@@ -49,6 +50,7 @@ class Play:
         self.results = results
         self.people = people
         self.messenger = messenger
+        self.pings = pings
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -61,7 +63,7 @@ class Play:
         if shuffle and len(game.seats) > 1 and not game.options.get("team"):
             order = list(game.seats)
             random.Random(game.seed).shuffle(order)
-            game.seats = [Seat(i, s.user_id, s.name, s.kind, None) for i, s in enumerate(order)]
+            game.seats = [s.moved_to(i) for i, s in enumerate(order)]
         eng = registry.engine(game.kind)
         state = eng.setup(len(game.seats), options_from_dict(eng.Options, game.options), game.seed)
         game.state = eng.to_json(state)
@@ -121,8 +123,11 @@ class Play:
         self.tables.clear_paths(game)
         self.tables.schedule_table(game_id)
         # Moving the private message down notifies the player, where moves are made there.
-        bump = self.tables.ui(game).moves_in_private and after is not None and after != before
+        passed = after is not None and after != before
+        bump = self.tables.ui(game).moves_in_private and passed
         self.tables.schedule_private_all(game_id, bump_current=bump)
+        if passed and game.status == Status.RUNNING:
+            self.pings.turn_passed(game, after)
         return happened
 
     async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str, *,
@@ -177,14 +182,20 @@ class Play:
             if news.next_seats is not None:
                 rows = []
                 next_game = await self._next_in_series(game, news.next_seats)
+        self.pings.game_over(game)
         self.tables.schedule_results(game, text, rows,
                                      then=(lambda: self.after_start(next_game)) if next_game else None)
 
-    async def _next_in_series(self, game: Game, seats: list[Seat]) -> Game:
-        nxt = await self.store.create_game(
-            kind=game.kind, chat_id=game.chat_id, thread_id=game.thread_id,
-            host=Seat(0, game.host_id, game.host_name), options=game.options,
-            seed=random.SystemRandom().randrange(1 << 62), series_id=game.series_id)
+    async def _next_in_series(self, game: Game, seats: list[Seat]) -> Game | None:
+        try:
+            nxt = await self.store.create_game(
+                kind=game.kind, chat_id=game.chat_id, thread_id=game.thread_id,
+                host=Seat(0, game.host_id, game.host_name), options=game.options,
+                seed=random.SystemRandom().randrange(1 << 62), series_id=game.series_id)
+        except PlaceTaken:
+            # Started already (the bot stopped before posting these results), or the group
+            # opened another game meanwhile: either way, not a second one.
+            return None
         nxt.seats = seats
         self.book.put(nxt)
         async with self.book.lock(nxt.id):
@@ -263,6 +274,7 @@ class Play:
             game.status = Status.CANCELLED
             await self.store.save_game(game)
         self.timers.stop("turn", game.id)
+        self.pings.game_over(game)
         if text is not None:
             await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id)
             await self.tables.strip_game(game)
@@ -288,8 +300,23 @@ class Play:
                 self.tables.set_reachable(game, game.seat_of(user_id), reachable)
 
     def resume(self, game: Game) -> None:
-        """The bot (re)started with this game running: redraw it (a crash between commit and
-        edit leaves a stale table) and restart its timer; time the bot was down does not count."""
+        """The bot (re)started with this game running: redraw its table (a message deleted
+        meanwhile comes back) and every private message that shows less than the store holds
+        (a crash between commit and edit); restart its timer, not counting the time it was down."""
         self.tables.schedule_table(game.id)
+        for s in game.seats:
+            if s.needs_redraw(game.version):
+                self.tables.schedule_private(game.id, s.seat)
         self.turns.resume(game.id, time.time())
         self.arm_turn_timer(game)
+
+    async def catch_up(self, game: Game) -> None:
+        """The bot stopped right after a game's last move: show its end now, once (the final
+        table, the private messages, the results and the next game of a series)."""
+        if game.table_lags:
+            self.tables.schedule_table(game.id)
+        for s in game.seats:
+            if s.needs_redraw(game.version):
+                self.tables.schedule_private(game.id, s.seat)
+        async with self.book.lock(game.id):
+            await self._finished(game)

@@ -2,7 +2,7 @@
 
 Drawing a board takes tens of milliseconds of pure Python; in a thread it would still hold the
 GIL and slow every other chat. A picture job is a picklable ``functools.partial`` of a
-module-level function (``render.common.png_of``); anything else falls back to a thread.
+module-level function (``render.common.picture_of``); anything else falls back to a thread.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def pool() -> concurrent.futures.ProcessPoolExecutor:
     return _pool
 
 
-async def render_png(job: Callable[[], bytes]) -> bytes:
+async def render_picture(job: Callable[[], bytes]) -> bytes:
     loop = asyncio.get_running_loop()
     try:
         pickle.dumps(job)

@@ -49,16 +49,23 @@ class Results:
         series = await self.store.series(game.series_id)
         if series is None:
             return None
+        if game.id in series.counted:  # already added (the bot stopped before posting the results)
+            return self._news(game, series)
         points_of = getattr(registry.engine(game.kind), "victory_points", None)
         points = points_of(state) if points_of is not None else [0] * len(game.seats)
         for s in game.seats:
             key = str(s.user_id)
             series.points[key] = series.points.get(key, 0) + int(points[s.seat])
         series.played += 1
+        series.counted.append(game.id)
         await self.store.save_series(series)
+        return self._news(game, series)
+
+    @staticmethod
+    def _news(game: Game, series: Series) -> SeriesNews:
         names = {s.user_id: s.name for s in game.seats}
         if series.played >= series.total:
             return SeriesNews(series, names, None)
         # Rotate the seats so that everyone starts once.
         rotated = game.seats[1:] + game.seats[:1]
-        return SeriesNews(series, names, [Seat(i, s.user_id, s.name, s.kind) for i, s in enumerate(rotated)])
+        return SeriesNews(series, names, [s.moved_to(i) for i, s in enumerate(rotated)])

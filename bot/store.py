@@ -40,8 +40,28 @@ class Seat:
     seat: int
     user_id: int
     name: str
-    kind: str = "human"
+    kind: str = "human"  # "human" or "computer"
     dm_msg: int | None = None
+    # The computer level playing this seat: always for a computer, and for a person's seat
+    # while they have handed it over (None: the person plays it).
+    level: str | None = None
+    dm_version: int = 0  # the game version the private message shows
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == "computer"
+
+    @property
+    def autoplayed(self) -> bool:
+        """A computer makes this seat's moves now."""
+        return self.level is not None
+
+    def moved_to(self, seat: int) -> "Seat":
+        """The same player at another seat of a new game (a person plays their own seat again)."""
+        return Seat(seat, self.user_id, self.name, self.kind, None, self.level if self.is_computer else None)
+
+    def needs_redraw(self, version: int) -> bool:
+        return self.kind == "human" and self.dm_version < version
 
 
 @dataclass
@@ -65,6 +85,7 @@ class Game:
     created: float
     updated: float
     idle_turns: int = 0
+    table_version: int = 0  # the game version the table message shows
     seats: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -85,6 +106,11 @@ class Game:
         return to_base36(self.id)
 
     @property
+    def table_lags(self) -> bool:
+        """The table message shows an older version than the store holds (or none at all)."""
+        return self.state is not None and (self.table_msg is None or self.table_version < self.version)
+
+    @property
     def host_name(self) -> str:
         return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
 
@@ -100,6 +126,7 @@ class Series:
     played: int
     users: list[int]
     points: dict[str, int]
+    counted: list[int] = field(default_factory=list)  # games already added, so none counts twice
 
 
 def to_base36(n: int) -> str:
@@ -130,6 +157,7 @@ class GameStore(Protocol):
     async def open_games(self) -> list[Game]: ...
     async def open_games_of(self, user_id: int) -> list[Game]: ...
     async def all_games(self) -> list[Game]: ...
+    async def finished_without_results(self) -> list[Game]: ...
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game: ...
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
@@ -143,6 +171,8 @@ class GameStore(Protocol):
     async def user(self, user_id: int) -> dict[str, Any] | None: ...
     async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
     async def set_user_lang(self, user_id: int, lang: str) -> None: ...
+    async def set_notify(self, user_id: int, on: bool) -> None: ...
+    async def set_ping(self, user_id: int, message_id: int | None) -> None: ...
     async def chat(self, chat_id: int) -> dict[str, Any] | None: ...
     async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
                        settings: dict[str, Any] | None = None) -> None: ...

@@ -90,23 +90,35 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN idle_turns INTEGER NOT NULL DEFAULT 0
     """,
+    # 3: turn pings (a person may switch them off; the last one is deleted when the next comes),
+    # computer players (the level playing a seat), each game counted once in its series, and the
+    # version each game message shows (after a crash, what lags behind the store is redrawn).
+    """
+    ALTER TABLE games ADD COLUMN table_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN dm_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN notify INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE users ADD COLUMN ping_msg INTEGER;
+    ALTER TABLE seats ADD COLUMN level TEXT;
+    ALTER TABLE series ADD COLUMN counted TEXT NOT NULL DEFAULT '[]'
+    """,
 ]
 
 
 _GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
                  "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
-                 "idle_turns")
+                 "idle_turns, table_version")
 
 
 def _game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
-     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns) = row
+     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version) = row
     return Game(
         id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
         options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
         version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
         last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
+        table_version=table_version,
     )
 
 
@@ -169,7 +181,8 @@ class SqliteStore:
 
     async def _load_seats(self, game: Game) -> Game:
         cur = await self.db.execute(
-            "SELECT seat, user_id, name, kind, dm_msg FROM seats WHERE game_id=? ORDER BY seat", (game.id,))
+            "SELECT seat, user_id, name, kind, dm_msg, level, dm_version FROM seats WHERE game_id=? ORDER BY seat",
+            (game.id,))
         game.seats = [Seat(*row) for row in await cur.fetchall()]
         return game
 
@@ -197,6 +210,14 @@ class SqliteStore:
             "ORDER BY g.id", (user_id,))
         return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
 
+    async def finished_without_results(self, within_days: float = 7) -> list[Game]:
+        """Recent games that ended but whose results were never posted (the bot stopped in
+        between, or the group was gone)."""
+        cur = await self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status='finished' AND results_msg IS NULL "
+            "AND updated > ? ORDER BY id", (time.time() - within_days * 86400,))
+        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+
     async def all_games(self) -> list[Game]:
         cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
         return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
@@ -213,8 +234,8 @@ class SqliteStore:
                      now, series_id))
                 gid = cur.lastrowid
                 await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?,?,?,?,?)",
-                    (gid, 0, host.user_id, host.name, host.kind))
+                    "INSERT INTO seats (game_id, seat, user_id, name, kind, level) VALUES (?,?,?,?,?,?)",
+                    (gid, 0, host.user_id, host.name, host.kind, host.level))
         except aiosqlite.IntegrityError:
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
@@ -249,18 +270,20 @@ class SqliteStore:
             if seats_changed:
                 await db.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
                 await db.executemany(
-                    "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg) VALUES (?,?,?,?,?,?)",
-                    [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg) for s in game.seats])
+                    "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg, level, dm_version) "
+                    "VALUES (?,?,?,?,?,?,?,?)",
+                    [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version)
+                     for s in game.seats])
         game.version += 1
         game.updated = now
 
     async def save_messages(self, game: Game) -> None:
-        """Store message ids (not game logic: no version bump)."""
+        """Store message ids and the version each shows (not game logic: no version bump)."""
         async with self._transaction() as db:
-            await db.execute("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=? WHERE id=?",
-                             (game.lobby_msg, game.table_msg, game.results_msg, game.id))
-            await db.executemany("UPDATE seats SET dm_msg=? WHERE game_id=? AND seat=?",
-                                 [(s.dm_msg, game.id, s.seat) for s in game.seats])
+            await db.execute("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=? WHERE id=?",
+                             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, game.id))
+            await db.executemany("UPDATE seats SET dm_msg=?, dm_version=? WHERE game_id=? AND seat=?",
+                                 [(s.dm_msg, s.dm_version, game.id, s.seat) for s in game.seats])
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         cur = await self.db.execute(
@@ -295,18 +318,26 @@ class SqliteStore:
 
     async def user(self, user_id: int) -> dict[str, Any] | None:
         cur = await self.db.execute(
-            "SELECT user_id, name, username, lang, lang_chosen, private_ok FROM users WHERE user_id=?",
-            (user_id,))
+            "SELECT user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg FROM users "
+            "WHERE user_id=?", (user_id,))
         row = await cur.fetchone()
         if not row:
             return None
-        keys = ("user_id", "name", "username", "lang", "lang_chosen", "private_ok")
+        keys = ("user_id", "name", "username", "lang", "lang_chosen", "private_ok", "notify", "ping_msg")
         return dict(zip(keys, row))
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self._write(
             "INSERT INTO users (user_id, private_ok, updated) VALUES (?,?,?) "
             "ON CONFLICT(user_id) DO UPDATE SET private_ok=excluded.private_ok", (user_id, int(ok), time.time()))
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, notify, updated) VALUES (?,?,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET notify=excluded.notify", (user_id, int(on), time.time()))
+
+    async def set_ping(self, user_id: int, message_id: int | None) -> None:
+        await self._write("UPDATE users SET ping_msg=? WHERE user_id=?", (message_id, user_id))
 
     async def set_user_lang(self, user_id: int, lang: str) -> None:
         await self._write(
@@ -350,12 +381,13 @@ class SqliteStore:
 
     async def series(self, series_id: int) -> Series | None:
         cur = await self.db.execute(
-            "SELECT id, chat_id, kind, total, played, users, points FROM series WHERE id=?", (series_id,))
+            "SELECT id, chat_id, kind, total, played, users, points, counted FROM series WHERE id=?", (series_id,))
         row = await cur.fetchone()
         if not row:
             return None
-        return Series(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]))
+        return Series(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]),
+                      json.loads(row[7]))
 
     async def save_series(self, s: Series) -> None:
-        await self._write("UPDATE series SET played=?, points=? WHERE id=?",
-                          (s.played, json.dumps(s.points), s.id))
+        await self._write("UPDATE series SET played=?, points=?, counted=? WHERE id=?",
+                          (s.played, json.dumps(s.points), json.dumps(s.counted), s.id))

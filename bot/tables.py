@@ -23,7 +23,7 @@ from bot.i18n import t
 from bot.lobby_view import LobbyNote, lobby_message
 from bot.messenger import Messenger, Result
 from bot.people import People
-from bot.rendering import render_png
+from bot.rendering import render_picture
 from bot.store import Game, GameStore, Status
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ class Coalescer:
 
 class Tables:
     def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, *,
-                 bot_username: str, render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_png):
+                 bot_username: str, render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture):
         self.book = book
         self.render = render  # draws a picture job off the event loop (bot/rendering.py)
         self.store = store
@@ -194,8 +194,8 @@ class Tables:
                 if shown is not None and shown[2] == view.image_key:
                     sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
                 else:
-                    png = await self.render(view.image)
-                    sent = await self.messenger.edit_photo(chat_id, message_id, png, view.text, markup)
+                    picture = await self.render(view.image)
+                    sent = await self.messenger.edit_photo(chat_id, message_id, picture, view.text, markup)
             else:
                 sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
             if sent.ok:
@@ -207,8 +207,8 @@ class Tables:
                 raise TryLater()
             # MISSING: deleted by someone; post a new message below.
         if view.image is not None:
-            png = await self.render(view.image)
-            sent = await self.messenger.send_photo(chat_id, png, view.text, markup, thread_id=thread_id)
+            picture = await self.render(view.image)
+            sent = await self.messenger.send_photo(chat_id, picture, view.text, markup, thread_id=thread_id)
         else:
             sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)
         if sent.message is None:
@@ -293,13 +293,14 @@ class Tables:
         if game is None or game.state is None or game.status == Status.CANCELLED:
             return
         lang = await self.people.chat_lang(game.chat_id)
-        turn = registry.engine(game.kind).turn(self.book.state(game.id))
+        turn, version = registry.engine(game.kind).turn(self.book.state(game.id)), game.version
         view, markup = self.table_view(game, lang)
         new_id = await self._show(game.chat_id, game.table_msg, view, markup, thread_id=game.thread_id)
-        if new_id is not None:
-            self._shown_turn[(game.chat_id, new_id)] = turn
-        if new_id is not None and new_id != game.table_msg:
-            game.table_msg = new_id
+        if new_id is None:
+            return
+        self._shown_turn[(game.chat_id, new_id)] = turn
+        if new_id != game.table_msg or version != game.table_version:
+            game.table_msg, game.table_version = new_id, version
             await self.store.save_messages(game)
 
     async def repost_table(self, game: Game) -> None:
@@ -342,7 +343,7 @@ class Tables:
         if entry.kind != "human":
             return
         lang = await self.people.user_lang(entry.user_id)
-        ctx = self.ctx(game, lang)
+        ctx, version = self.ctx(game, lang), game.version
         running = game.status == Status.RUNNING
         view = self.ui(game).private(ctx, seat, self._dm_path.get((game_id, seat), "") if running else "")
         if view is None:
@@ -358,8 +359,8 @@ class Tables:
         if new_id is not None:
             self._shown_turn[(entry.user_id, new_id)] = ctx.turn
         self._mark_reachable(game, seat, new_id is not None)
-        if new_id is not None and new_id != entry.dm_msg:
-            entry.dm_msg = new_id
+        if new_id is not None and (new_id != entry.dm_msg or version != entry.dm_version):
+            entry.dm_msg, entry.dm_version = new_id, version
             await self.store.save_messages(game)
 
     def _mark_reachable(self, game: Game, seat: int, reachable: bool) -> None:

@@ -52,6 +52,7 @@ def help_text(lang: str, bot_username: str) -> str:
              "/board — post the table again at the bottom of the chat\n"
              "/cancel — stop the game here (host or admin)\n"
              "/lang — language of this chat (host or admin) or, in private, your own\n"
+             "/notify on or off — whether I ping you when it is your turn\n"
              "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n"
              "/turntimer <i>minutes</i> or off — time for a move; then a reminder, and I move for "
              "whoever is away (admins)\n\n"

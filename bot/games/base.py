@@ -106,7 +106,7 @@ class Ctx:
 class View:
     """One message: HTML text (caption when there is a picture), an optional picture and buttons.
 
-    ``image`` produces PNG bytes; make it ``functools.partial(render.common.png_of, draw_fn, ...)``
+    ``image`` produces the picture's bytes (JPEG); make it ``functools.partial(render.common.picture_of, draw_fn, ...)``
     so it can run in the drawing process (bot/rendering.py). It is called only when ``image_key``
     differs from what the message already shows.
     """

@@ -10,7 +10,7 @@ from engines import cones as engine
 from render import cones as drawing
 from functools import partial
 
-from render.common import png_of
+from render.common import picture_of
 from bot import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Reply, View, image_key
 from bot.games.colours import colour
@@ -48,7 +48,7 @@ class UI(GameUI):
             lines.append(t(lang, "Game over: every goal is revealed."))
         names = ctx.plain_names
         return View("\n".join(lines), rows,
-                    image=partial(png_of, drawing.table, view, lang=lang, names=names),
+                    image=partial(picture_of, drawing.table, view, lang=lang, names=names),
                     image_key=image_key("cones", view, names, lang))
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
@@ -65,7 +65,7 @@ class UI(GameUI):
         text = t(lang, "🔒 Your secret goal in this game of Cones: {colour}.\n"
                        "Make it the colour of as many piles as you can, without giving it away.",
                  colour=f"<b>{colour(goal, lang)}</b>")
-        return View(text, [], image=partial(png_of, drawing.goal, goal, lang=lang),
+        return View(text, [], image=partial(picture_of, drawing.goal, goal, lang=lang),
                     image_key=image_key("cones-goal", goal, lang))
 
     def start_notice(self, ctx: Ctx) -> str:

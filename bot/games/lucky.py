@@ -9,7 +9,7 @@ from engines import lucky as engine
 from render import lucky as drawing
 from functools import partial
 
-from render.common import png_of
+from render.common import picture_of
 from bot.games.base import Ctx, GameUI, View, image_key
 from bot.games.colours import colour
 from bot.i18n import nt, t
@@ -49,7 +49,7 @@ class UI(GameUI):
         last = ctx.game.last_events[-6:]
         key = image_key("lucky", view, names, lang, [e for e in last if e["kind"] == "Drew"][-1:])
         return View("\n".join(lines), rows,
-                    image=partial(png_of, drawing.table, view, lang=lang, names=names, last=last),
+                    image=partial(picture_of, drawing.table, view, lang=lang, names=names, last=last),
                     image_key=key)
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:

@@ -17,7 +17,7 @@ from functools import partial
 
 from engines import trio as engine
 from render import trio as drawing
-from render.common import png_of
+from render.common import picture_of
 from bot import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
 from bot.games.trio_text import (
@@ -52,7 +52,7 @@ class UI(GameUI):
             tail.append(t(lang, "Game over: every hand is revealed."))
         names = ctx.plain_names
         return View(fit_caption(head, story, tail), rows,
-                    image=partial(png_of, drawing.table, view, lang=lang, names=names),
+                    image=partial(picture_of, drawing.table, view, lang=lang, names=names),
                     image_key=image_key("trio", view, names, lang))
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
@@ -107,7 +107,7 @@ class UI(GameUI):
         lang = ctx.lang
         marks = None if playable is None else [i for i, x in enumerate(tiles) if x in playable]
         return View(text, rows or [],
-                    image=partial(png_of, drawing.hand, tiles, lang=lang, playable=marks),
+                    image=partial(picture_of, drawing.hand, tiles, lang=lang, playable=marks),
                     image_key=image_key("trio-hand", tiles, marks, lang))
 
     def _choose_tile_view(self, ctx: Ctx, view: dict) -> View:
@@ -142,7 +142,7 @@ class UI(GameUI):
         rows.append([Button(t(lang, "◀️ Back"), "~")])
         public = ctx.public_view()
         return View(text, rows,
-                    image=partial(png_of, drawing.placements, public, tile, places, lang=lang, page=page,
+                    image=partial(picture_of, drawing.placements, public, tile, places, lang=lang, page=page,
                                   per_page=PER_PAGE),
                     image_key=image_key("trio-places", public["tiles"], public["die"], tile, page, lang))
 
@@ -157,7 +157,7 @@ class UI(GameUI):
                  Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}")]]
         public = ctx.public_view()
         return View(text, rows,
-                    image=partial(png_of, drawing.confirm, public, tile, a, b, lang=lang),
+                    image=partial(picture_of, drawing.confirm, public, tile, a, b, lang=lang),
                     image_key=image_key("trio-confirm", public["tiles"], public["die"], tile, a, b, lang))
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:

@@ -67,6 +67,23 @@ class BotRunner:
         await self.app.shutdown()
         self.app = None
 
+    async def crash(self) -> None:
+        """Stop like kill -9 would: whatever was not sent yet is never sent, nothing is drained.
+        (Telegram is cut off first, so that no request arrives half-written.)"""
+        self.fake.set_down(True)
+        jobs = self.bot.tables.jobs
+        jobs.close()
+        for task in list(jobs._tasks.values()) + list(self.bot.messenger._tasks):
+            task.cancel()
+        if self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.bot.store.close()
+        await self.app.shutdown()
+        self.app = None
+        self.fake.set_down(False)
+
     def _quiet(self) -> bool:
         app = self.app
         return (self.fake.pending_updates() == 0 and app.update_queue.empty()

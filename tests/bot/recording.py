@@ -16,6 +16,7 @@ from bot.book import GameBook
 from bot.lobby import Lobby
 from bot.messenger import Result, Sent
 from bot.people import People, Person
+from bot.pings import Pings
 from bot.play import Play
 from bot.results import Results
 from bot.store_sqlite import SqliteStore
@@ -69,7 +70,7 @@ class RecordingMessenger:
     async def edit_markup(self, chat_id, message_id, markup):
         return self._sent("editMessageReplyMarkup", chat_id, None, markup)
 
-    async def delete(self, chat_id, message_id):
+    async def delete(self, chat_id, message_id, **_):
         return self._sent("deleteMessage", chat_id)
 
     async def answer(self, query_id, text=None, *, alert=False, url=None):
@@ -114,7 +115,8 @@ async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Co
     tables = Tables(book, store, messenger, people, bot_username="tablebot", render=no_picture)
     timers = Timers(None)
     turns = TurnPolicy(store, turn_minutes)
-    play = Play(book, store, tables, timers, turns, Results(store), people, messenger)
+    play = Play(book, store, tables, timers, turns, Results(store), people, messenger,
+                Pings(store, messenger, people, tables))
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username="tablebot",
                   timeout_minutes=lobby_minutes)
     return Core(store, messenger, book, people, tables, turns, play, lobby)
