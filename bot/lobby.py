@@ -50,7 +50,8 @@ def parse_options(info: GameInfo, words: list[str]) -> tuple[dict, str | None]:
         opt = info.option(key)
         if opt.kind == "int":
             try:
-                number = int(value) if value is not True else opt.maximum
+                number = int(value) if value is not True else (
+                    opt.switched_on if opt.switched_on is not None else opt.maximum)
             except ValueError:
                 return options, word
             if not opt.minimum <= number <= opt.maximum:
@@ -354,6 +355,13 @@ class Lobby:
                 return t(lang, "Welcome back! Your game continues here.")
             return t(lang, "That lobby is closed. Ask for a new one with /new in the group.")
         info = registry.info(game.kind)
+        if game.chat_id < 0 and game.seat_of(person.id) is None:
+            member = await self.messenger.is_member(game.chat_id, person.id)
+            if member is None:
+                return t(lang, "I could not check that you are in that group. Please try again in a minute.")
+            if not member:  # a forwarded link: the lobby is for the group's members
+                return t(lang, "That lobby is for the members of its group. Join the group first, "
+                               "then tap Join in the lobby.")
         try:
             answer = await self.join(game, person, via_private=True)
         except Refused as refused:

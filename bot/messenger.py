@@ -257,6 +257,17 @@ class Messenger:
 
     # ---- questions and settings --------------------------------------------------------------
 
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user belongs to the group (None when Telegram cannot tell now)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except (Forbidden, BadRequest):
+            return False
+        except TelegramError:
+            return None
+        return member.status in ("creator", "administrator", "member") or (
+            member.status == "restricted" and bool(getattr(member, "is_member", False)))
+
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user administers the group (False when Telegram cannot tell)."""
         try:

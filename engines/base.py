@@ -117,6 +117,7 @@ class Option:
     players: tuple[int, ...] | None = None
     minimum: int = 0
     maximum: int = 0
+    switched_on: Any = None  # the value a bare ``/new game key`` sets (None: True, or an int's maximum)
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ INFO = GameInfo(
     ),
     options=(
         Option("seven_for_three", False, players=(3,)),
-        Option("series", 0, kind="int", minimum=0, maximum=8),
+        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
     ),
 )
 
@@ -96,7 +96,8 @@ INFO = GameInfo(
 @dataclass(frozen=True)
 class Options:
     """``seven_for_three``: target 7 instead of 6 with three players (the Russian text).
-    ``series``: games in a series, handled by the bot (0 = as many as players); ignored here."""
+    ``series``: games in a series, handled by the bot: 0 = none, 1 = as many games as players
+    (the rulebook's suggestion: everyone starts once), n >= 2 = n games; ignored here."""
 
     seven_for_three: bool = False
     series: int = 0

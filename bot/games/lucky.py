@@ -149,6 +149,7 @@ LUCKY_RULES = (
     "• <b>Take</b> (instead of drawing): if exactly one colour is your fewest and the centre has it, take one.\n"
     "You keep at most the goal of a colour; the excess goes back to the reserve at the end of the turn. "
     "Each colour you complete gives a bonus turn. Complete all six to win at once; otherwise players are ranked "
-    "by their weakest colour, then the next. Series: your weakest colour is your victory points.\n"
+    "by their weakest colour, then the next. In a series (as many games as players, so that everyone starts "
+    "once, or as many as the host chooses) your weakest colour is your victory points.\n"
     "If the reserve runs out, the centre is shuffled back except 3; 20 rounds with no progress end the game."
 )

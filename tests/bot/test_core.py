@@ -136,3 +136,19 @@ async def test_a_series_adds_victory_points_and_starts_the_next_game(core):
     games = await core.store.all_games()
     assert len(games) == 2 and games[1].status == Status.RUNNING and games[1].series_id == game.series_id
     assert [s.user_id for s in games[1].seats] == first_seats[1:] + first_seats[:1]
+
+
+def test_a_bare_series_is_as_many_games_as_players_as_the_rulebook_says():
+    from bot.lobby import parse_options
+    info = registry.info("lucky")
+    assert parse_options(info, ["series"]) == ({"seven_for_three": False, "series": 1}, None)
+    assert parse_options(info, ["series=3"])[0]["series"] == 3
+    assert parse_options(info, ["series=9"])[1] == "series=9"  # out of range: refused, named
+
+
+async def test_a_bare_series_of_three_players_plays_three_games(core):
+    from bot.lobby import parse_options
+    options, _ = parse_options(registry.info("lucky"), ["series"])
+    game, people = await lobby_with(core, "lucky", 3, **options)
+    await core.lobby.start(game, people[0])
+    assert (await core.store.series(game.series_id)).total == 3

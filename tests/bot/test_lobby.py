@@ -61,6 +61,19 @@ async def test_three_people_join_one_through_the_deep_link(fake, runner):
     assert not buttons(fake.message(GROUP, lobby.message_id))
 
 
+async def test_a_forwarded_join_link_does_not_seat_someone_outside_the_group(fake, runner):
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
+    game = await the_game(runner)
+    stranger = Player(fake, runner, 77, "Stranger", opened_private=False)
+    fake.add_outsider(GROUP, stranger.id)
+    await stranger.start_private(f"j{game.short_id}")
+    assert "members of its group" in fake.last_bot_message(stranger.id).text
+    assert game.seat_of(stranger.id) is None and "Stranger" not in fake.message(GROUP, lobby.message_id).text
+    # A member following the same link is seated.
+    await clara.start_private(f"j{game.short_id}")
+    assert game.seat_of(clara.id) is not None
+
+
 async def test_host_or_admin_cancels_and_the_host_alone_sets_options(fake, runner):
     anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
     join = button_data(lobby, text="Join")

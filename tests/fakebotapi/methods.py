@@ -784,6 +784,8 @@ class TelegramMethods:
                     "can_edit_stories": False, "can_delete_stories": False,
                     "can_pin_messages": True,
                     **({"can_manage_topics": True} if chat.type == "supergroup" else {})}
+        if user_id in chat.outsiders:
+            return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 
     def _m_getChatMember(self, p: dict) -> dict:

@@ -357,6 +357,12 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             self._chats[chat_id] = chat
             return self._chat_dict(chat)
 
+    def add_outsider(self, chat_id: int, user_id: int) -> None:
+        """A user who is not a member of the group (getChatMember says "left"); by default every
+        user is a member of every group."""
+        with self._lock:
+            self._world_chat(chat_id).outsiders.add(user_id)
+
     def set_next_dice(self, *values: int) -> None:
         """Force the values of the next sendDice answers (otherwise a seeded random)."""
         with self._lock:

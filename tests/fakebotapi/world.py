@@ -138,6 +138,7 @@ class ChatRec:
     title: str | None = None
     admins: set[int] = field(default_factory=set)
     creator: int | None = None
+    outsiders: set[int] = field(default_factory=set)  # users who are not members of this group
     is_forum: bool = False
     migrated_to: int | None = None
     bot_kicked: bool = False
