@@ -229,8 +229,6 @@ class Thinker:
             followers.append((s, h, 1.0 if h == sight.me else -1.0, 0.6 ** len(followers)))
             if len(followers) >= style.reply_seats:
                 break
-        if not followers:
-            return [0.0] * len(shortlist)
         fields: dict[int, ReplyField] = {}
         for s, h, _, _ in followers:
             if h not in fields and sight.started[s]:
@@ -268,13 +266,16 @@ class Thinker:
 
     def _own_next(self, cand: Candidate, occ2: list[int], gains2: list, changed: list[int],
                   fields: dict[int, ReplyField]) -> float:
-        """My best placement next turn with the tiles I keep, on the board after ``cand``."""
+        """My best placement next turn with the tiles I keep, on the board after ``cand`` (solo:
+        the mean over the tile drawn next)."""
         sight = self.sight
         me = sight.me
         if me not in fields:  # once this tile is down the first-tile rule no longer binds me
             free = [(i, j) for i, j, _ in sight.bd.edges if sight.occ[i] == -1 and sight.occ[j] == -1]
             fields[me] = ReplyField(sight.bd, sight.occ, self.gains, self.deltas, free)
         kv = fields[me].after(occ2, gains2, changed, (cand.i, cand.j))
+        if sight.solo:
+            return mean_value(kv, sight.unseen)
         rack = list(sight.rack)
         if cand.from_rack:
             rack.remove(cand.tile)
