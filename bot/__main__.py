@@ -2,81 +2,147 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import logging
+import signal
 import sys
 
 from bot.config import ConfigError, from_env
+from bot.logs import network_failure, setup_logging
 
+log = logging.getLogger("tablebot")
 
-class _RedactToken(logging.Filter):
-    """Belt and braces: the token never reaches a log line, whatever a library logs."""
-
-    def __init__(self, token: str):
-        super().__init__()
-        self.token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.token:
-            return True
-        message = record.getMessage()
-        if self.token in message:
-            record.msg = message.replace(self.token, "<token>")
-            record.args = ()
-        if record.exc_info:
-            text = logging.Formatter().formatException(record.exc_info)
-            record.exc_text = text.replace(self.token, "<token>")
-            record.exc_info = None
-        elif record.exc_text:
-            record.exc_text = record.exc_text.replace(self.token, "<token>")
-        return True
-
-
-def setup_logging(level: str, token: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    redact = _RedactToken(token)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
-    # httpx logs every request URL (with the token in it) at INFO.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+# Waiting for Telegram at start: 1, 2, 4 … seconds between attempts, never more than this.
+WAIT_MAX_SECONDS = 30.0
 
 
 def run(argv: list[str] | None = None) -> int:
+    """Check the database, wait for Telegram, then serve until SIGTERM or SIGINT. Exit codes:
+    0 stopped, 2 a problem the operator must fix (told in one line on stderr)."""
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot.app import build_application
+    from bot import rendering
+    from bot.store_sqlite import StoreError
 
     try:
         config = from_env()
     except ConfigError as exc:
-        print(f"tablebot: {exc}", file=sys.stderr)
-        return 2
-    setup_logging(config.log_level, config.token)
+        return _fail(str(exc))
+    setup_logging(config.log_level, config.token, config.api_url)
     try:
-        asyncio.run(_check_token(config))
+        asyncio.run(_check_store(config))  # before Telegram: a bad database never waits for it
+    except StoreError as exc:
+        return _fail(str(exc))
+    try:
+        if not asyncio.run(_wait_for_telegram(config)):
+            return 0  # stopped while waiting
     except InvalidToken:
-        print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
-        return 2
+        return _fail(REJECTED)
+
+    from bot.app import build_application
+
     application = build_application(config)
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     try:
+        # bootstrap_retries=-1: a start that fails half-way (Telegram flaky) is tried again.
         if config.webhook:
             path, secret = webhook_path_and_secret(config.token)
             application.run_webhook(listen="0.0.0.0", port=config.port, url_path=path,
                                     webhook_url=config.webhook_url.rstrip("/") + "/" + path,
-                                    secret_token=secret, allowed_updates=updates)
+                                    secret_token=secret, allowed_updates=updates, bootstrap_retries=-1)
         else:
-            application.run_polling(allowed_updates=updates, timeout=config.poll_timeout)
+            application.run_polling(allowed_updates=updates, timeout=config.poll_timeout, bootstrap_retries=-1)
     except InvalidToken:
-        print("tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather", file=sys.stderr)
-        return 2
+        return _fail(REJECTED)
+    except StoreError as exc:
+        return _fail(str(exc))
+    finally:
+        rendering.shutdown()
     return 0
+
+
+REJECTED = "Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather"
+
+
+def _fail(message: str) -> int:
+    print("tablebot: " + " ".join(message.split()), file=sys.stderr)
+    return 2
+
+
+async def _check_store(config) -> None:
+    """Open the database once, which checks it (bot.store_sqlite.SqliteStore.open), and close it."""
+    from bot.store_sqlite import SqliteStore
+
+    storage = await SqliteStore(config.db_path).open()
+    await storage.close()
+
+
+async def _wait_for_telegram(config) -> bool:
+    """Ask Telegram who we are until it answers: True once it does, False when stopped by a
+    signal meanwhile. A rejected token raises InvalidToken (one line, exit code 2, at once).
+    Each failed attempt is one log line; the pauses grow 1, 2, 4 … up to WAIT_MAX_SECONDS."""
+    from telegram import Bot
+    from telegram.error import InvalidToken, RetryAfter, TelegramError
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = [signal.SIGINT, signal.SIGTERM]
+    for sig in signals:
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not on this platform
+            pass
+    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
+    delay, failures = 1.0, 0
+    try:
+        while not stop.is_set():
+            attempt = asyncio.ensure_future(bot.get_me())
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if not attempt.done():
+                attempt.cancel()
+                await asyncio.gather(attempt, return_exceptions=True)
+                break
+            pause = delay
+            try:
+                attempt.result()
+            except InvalidToken:
+                raise
+            except RetryAfter as exc:
+                retry = exc.retry_after
+                pause = max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry))
+                reason = "flood control"
+            except TelegramError as exc:
+                reason = network_failure(exc) or " ".join(str(exc).split())[:80]
+            else:
+                if failures:
+                    log.info("Telegram is reachable at %s again; starting", config.api_url)
+                return True
+            failures += 1
+            log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
+                        config.api_url, reason, pause)
+            try:
+                await asyncio.wait_for(stop.wait(), pause)
+            except asyncio.TimeoutError:
+                pass
+            delay = min(WAIT_MAX_SECONDS, delay * 2)
+        log.info("stopped while waiting for Telegram")
+        return False
+    finally:
+        for sig in signals:
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
+        try:
+            await bot.shutdown()
+        except Exception:  # a bot that never connected has nothing to shut down
+            pass
 
 
 def webhook_path_and_secret(token: str) -> tuple[str, str]:
@@ -84,23 +150,6 @@ def webhook_path_and_secret(token: str) -> tuple[str, str]:
     stable across restarts and derived from the token without revealing it."""
     digest = lambda label: hashlib.sha256(f"{label}:{token}".encode()).hexdigest()[:32]  # noqa: E731
     return "tg-" + digest("path"), digest("secret")
-
-
-async def _check_token(config) -> None:
-    """Ask Telegram who we are before starting, so a bad token is one line, not a traceback."""
-    from telegram import Bot
-    from telegram.error import NetworkError
-
-    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
-    try:
-        await bot.get_me()
-    except NetworkError:
-        pass  # unreachable right now: the application's own start-up retries and reports it
-    finally:
-        try:
-            await bot.shutdown()
-        except Exception:  # a failed start leaves nothing to shut down
-            pass
 
 
 async def _status() -> list[dict]:
@@ -138,12 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("status", help="print one JSON line per game from the database (TABLEBOT_DB)")
     args = parser.parse_args(argv)
     if args.command == "status":
+        from bot.store_sqlite import StoreError
+
         try:
-            for row in asyncio.run(_status()):
-                print(json.dumps(row, ensure_ascii=False))
-        except ConfigError as exc:
-            print(f"tablebot: {exc}", file=sys.stderr)
-            return 2
+            rows = asyncio.run(_status())
+        except (ConfigError, StoreError) as exc:
+            return _fail(str(exc))
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
         return 0
     return run()
 

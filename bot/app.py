@@ -60,6 +60,11 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         pass
 
 
+MENU_RETRY_SECONDS = 5.0  # the command menu is tried again this much later, then twice as long …
+MENU_ATTEMPTS = 4
+MENU_START_SECONDS = 3.0  # the start waits this long at most for the first attempt at the menu
+STOP_DRAIN_SECONDS = 3.0  # at shut-down, pending edits get this long to go out
+
 COMMANDS = [
     ("new", "Start a game: /new lucky, cones, genial or trio"),
     ("rules", "The rules of a game"),
@@ -107,7 +112,7 @@ class Tablebot:
         self.tables = Tables(self.book, self.store, self.messenger, self.people, bot_username=username)
         pings = Pings(self.store, self.messenger, self.people, self.tables)
         self.play = Play(self.book, self.store, self.tables, self.timers, self.turns, self.results,
-                         self.people, self.messenger, pings)
+                         self.people, self.messenger, pings, computer_pause=self.config.computer_pause)
         self.lobby = Lobby(self.book, self.store, self.play, self.tables, self.people, self.timers,
                            self.messenger, bot_username=username,
                            timeout_minutes=self.config.lobby_timeout_minutes)
@@ -115,7 +120,12 @@ class Tablebot:
                             tables=self.tables, people=self.people, turns=self.turns,
                             messenger=self.messenger, bot_username=username)
         register(application, handlers)
-        await self._set_commands()
+        # The command menu: its first attempt is waited for a moment, what fails is tried again
+        # in the background; it never holds up the start.
+        first = asyncio.get_running_loop().create_future()
+        self._menu_task = asyncio.get_running_loop().create_task(self._set_commands(first))
+        await asyncio.wait([first, self._menu_task], timeout=MENU_START_SECONDS,
+                           return_when=asyncio.FIRST_COMPLETED)
         await self.restore()
 
     async def restore(self) -> None:
@@ -133,20 +143,51 @@ class Tablebot:
                 self.play.resume(game)
 
     async def post_stop(self, application: Application) -> None:
-        """Finish the pending edits while the connection to Telegram is still open."""
+        """Finish the pending edits while the connection to Telegram is still open, for at most
+        STOP_DRAIN_SECONDS (every move is committed already; a restart redraws what is left),
+        then cancel and await every task still running, so that none is left pending."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_DRAIN_SECONDS
+        menu = getattr(self, "_menu_task", None)
+        if menu is not None:
+            menu.cancel()
         if self.tables is not None:
-            await self.tables.jobs.drain()
             self.tables.jobs.close()
-        await self.messenger.drain()
+            await self.tables.jobs.drain(timeout=max(0.0, deadline - loop.time()))
+        await self.messenger.drain(timeout=max(0.0, deadline - loop.time()))
+        if self.tables is not None:
+            await self.tables.jobs.cancel()
+        await self.messenger.close()
+        if menu is not None:
+            await asyncio.wait([menu], timeout=1.0)
 
     async def post_shutdown(self, application: Application) -> None:
         await self.store.close()
 
-    async def _set_commands(self) -> None:
-        for lang in LANGS:
-            commands = [(name, t(lang, text)) for name, text in COMMANDS]
-            for scope in (BotCommandScopeAllGroupChats(), BotCommandScopeAllPrivateChats()):
-                await self.messenger.set_commands(commands, scope=scope, language_code=None if lang == "en" else lang)
+    async def _set_commands(self, first: asyncio.Future | None = None) -> None:
+        """The command menu in every language and scope (``first`` is resolved after the first
+        attempt). What fails is tried again a few times, MENU_RETRY_SECONDS later and then twice
+        as long each time; then not until the next start."""
+        wanted = [(lang, scope) for lang in LANGS
+                  for scope in (BotCommandScopeAllGroupChats(), BotCommandScopeAllPrivateChats())]
+        pause = MENU_RETRY_SECONDS
+        for attempt in range(1, MENU_ATTEMPTS + 1):
+            while wanted:
+                lang, scope = wanted[0]
+                commands = [(name, t(lang, text)) for name, text in COMMANDS]
+                if not await self.messenger.set_commands(commands, scope=scope,
+                                                         language_code=None if lang == "en" else lang):
+                    break  # Telegram is not taking it now: the rest waits for the next attempt
+                wanted.pop(0)
+            if first is not None and not first.done():
+                first.set_result(not wanted)
+            if not wanted:
+                return
+            if attempt < MENU_ATTEMPTS:
+                log.info("the command menu is tried again in %.0f s", pause)
+                await asyncio.sleep(pause)
+                pause *= 2
+        log.warning("the command menu could not be set; it is tried again at the next start")
 
     async def _forbidden(self, user_id: int) -> None:
         await self.people.set_private_ok(user_id, False)
@@ -160,7 +201,8 @@ def register(application: Application, h: Handlers) -> None:
     application.add_handler(TypeHandler(Update, h.prepare), group=-1)
     for name, callback in [("new", h.on_new), ("start", h.on_start), ("help", h.on_help),
                            ("rules", h.on_rules), ("cancel", h.on_cancel), ("board", h.on_board),
-                           ("lang", h.on_lang), ("notify", h.on_notify), ("lobbytimeout", h.on_lobby_timeout),
+                           ("lang", h.on_lang), ("notify", h.on_notify), ("leave", h.on_leave),
+                           ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
                            ("turntimer", h.on_turn_timer)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))

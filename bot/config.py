@@ -28,6 +28,8 @@ class Config:
     # A player who does not move within this many minutes gets a reminder at half time, then the
     # bot plays for them. 0 turns the timer off. Each group may change it with /turntimer.
     turn_timeout_minutes: float = 10
+    # Seconds a computer player's move stays on the table before its next move (tests use 0).
+    computer_pause: float = 1.5
     poll_timeout: int = 30
 
     @property

@@ -392,12 +392,82 @@ class Handlers:
         return Answer(await self._set_lang(chat.id, person, action[2:]))
 
     async def on_lobby_press(self, update: Update, context: TableContext) -> None:
-        """A lobby button (``<game>:-:!join``…) or Rematch under the results."""
+        """A lobby button (``<game>:-:!join``…), Rematch under the results, or a seat handed
+        to a computer and back (``!back``, ``!away.<seat>``)."""
         async def route(query: CallbackQuery, person: Person) -> Answer:
             press = keyboard.parse(query.data)
             game = await self._game_of(query, person, press)
+            if press.action == "!back":
+                return await self._take_back(game, person)
+            if press.action.startswith("!away."):
+                try:
+                    seat = int(press.action.split(".", 1)[1])
+                except ValueError:
+                    raise Refused("bad_button") from None
+                return await self._hand_over(game, person, seat)
             return await self.lobby.press(game, person, press.action)
         await self._answering(update, context, route)
+
+    async def _take_back(self, game, person: Person) -> Answer:
+        seat = game.seat_of(person.id)
+        if seat is None or not game.seats[seat].autoplayed:
+            raise Refused("no_seat_back")
+        await self.play.take_back(game, seat)
+        return Answer(t(person.lang, "Welcome back: you play your seat again."))
+
+    async def _hand_over(self, game, person: Person, seat: int) -> Answer:
+        """The host or an admin gives an absent player's seat to a computer for the rest of the game."""
+        if not 0 <= seat < len(game.seats) or game.seats[seat].is_computer:
+            raise Refused("bad_button")
+        if person.id != game.seats[seat].user_id and not await self.people.may_manage(game, person.id):
+            raise Refused("away_rights", name=game.host_name)
+        if game.chat_id < 0 and not any(not s.autoplayed for s in game.seats if s.seat != seat):
+            # Computers alone do not play on in a group: the last person leaving ends the game.
+            await self.lobby.cancel_game(game, by=person.name)
+            return Answer(t(person.lang, "Cancelled."))
+        await self.play.hand_over(game, seat)
+        return Answer(t(person.lang, "🤖 A computer plays for {name} now.", name=game.seats[seat].name))
+
+    async def on_leave(self, update: Update, context: TableContext) -> None:
+        """/leave: out of the lobby here, or, in a running game, a computer plays your seat."""
+        person = context.person
+        game = await self.book.open_game_at(update.effective_chat.id, _thread(update))
+        seat = game.seat_of(person.id) if game is not None else None
+        if seat is None:
+            await self._reply(update, context, t(context.lang, "You are not playing here."))
+            return
+        try:
+            if game.status == Status.LOBBY:
+                answer = await self.lobby.leave(game, person)
+            else:
+                answer = await self._hand_over(game, person, seat)
+        except Refused as refused:
+            await self._reply(update, context, word_html(refused, context.lang))
+            return
+        if game.status == Status.RUNNING:
+            await self._reply(update, context, t(
+                context.lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
+                              "seat back.", name=isolate(person.name)))
+        elif answer.text:
+            await self._reply(update, context, answer.text)
+
+    async def on_away(self, update: Update, context: TableContext) -> None:
+        """/away: the host or an admin gives the seat of the player who keeps everyone waiting to a
+        computer for the rest of the game."""
+        game = await self.book.open_game_at(update.effective_chat.id, _thread(update))
+        state = self.book.state(game.id) if game is not None and game.status == Status.RUNNING else None
+        if state is None:
+            await self._reply(update, context, t(context.lang, "No game is running here. Start one with /new."))
+            return
+        seat = registry.engine(game.kind).current_player(state)
+        try:
+            await self._hand_over(game, context.person, seat)
+        except Refused as refused:
+            await self._reply(update, context, word_html(refused, context.lang))
+            return
+        await self._reply(update, context, t(
+            context.lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
+                          "seat back.", name=isolate(game.seats[seat].name)))
 
     async def on_game_press(self, update: Update, context: TableContext) -> None:
         """A move or a step of composing one (``<game>:<turn>:…``), or a pop-up (``<game>:-:?…``)."""
@@ -446,6 +516,8 @@ class Handlers:
             if self.tables.shows_turn(chat_id, message_id) == press.turn:
                 return Answer(t(person.lang, "⏳ The table is catching up: look again in a moment."))
             raise Refused("stale_turn")
+        if seat is not None and game.seats[seat].autoplayed and not press.action.startswith("?"):
+            raise Refused("handed_over")
         reply = self.tables.ui(game).press(ctx, seat, where, press.action)
         if isinstance(reply, Alert):
             return Answer(reply.text, alert=reply.popup)

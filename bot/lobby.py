@@ -10,6 +10,7 @@ import logging
 import random
 
 from engines import registry
+from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
 from bot import keyboard
 from bot.book import GameBook
@@ -19,6 +20,7 @@ from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
+from bot.players import LEVEL_WORDS, computer_seat, name_computers, next_level
 from bot.play import Play
 from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
@@ -62,6 +64,25 @@ def parse_options(info: GameInfo, words: list[str]) -> tuple[dict, str | None]:
     return options, None
 
 
+def parse_computers(info: GameInfo, words: list[str], *, private: bool) -> tuple[list[str], list[str], str | None]:
+    """``bots=N`` and ``level=L`` among the words after ``/new game``: (levels of the computer
+    seats, the other words, a problem). A private game has one computer unless told otherwise."""
+    count, level, rest = (1 if private else 0), DEFAULT_LEVEL, []
+    for word in words:
+        key, _, value = word.strip().lower().partition("=")
+        if key in ("bots", "bot", "боты", "роботы"):
+            if not value.isdigit() or not 0 <= int(value) <= info.max_players - (0 if private else 1):
+                return [], rest, "bots"
+            count = int(value)
+        elif key in ("level", "уровень"):
+            if value not in LEVEL_WORDS:
+                return [], rest, "level"
+            level = LEVEL_WORDS[value]
+        else:
+            rest.append(word)
+    return [level] * count, rest, None
+
+
 def option_problem(info: GameInfo, options: dict, players: int) -> Refused | None:
     """An option switched on that this number of players cannot play."""
     for opt in info.options:
@@ -88,7 +109,8 @@ class Lobby:
 
     async def new(self, *, chat_id: int, thread_id: int, person: Person, words: list[str],
                   chat_lang: str, private: bool) -> None:
-        """Open a lobby, or answer why not. In a private chat only solo games start."""
+        """Open a lobby, or answer why not. In a private chat the other seats are computers
+        (one by default); «Гениально» with ``bots=0`` there is a solo game at once."""
         if not words:
             text, markup = game_menu(chat_lang)
             self.messenger.post(chat_id, text, markup, thread_id=thread_id)
@@ -104,25 +126,37 @@ class Lobby:
             unknown = t(chat_lang, "I don't know the game «{name}».", name=isolate(words[0][:40]))
             self.messenger.post(chat_id, unknown + "\n" + text, markup, thread_id=thread_id)
             return
-        options, bad = parse_options(info, words[1:])
+        computers, words, problem = parse_computers(info, words[1:], private=private)
+        if problem == "bots":
+            self.messenger.post(chat_id, t(chat_lang, "«bots» takes a number of computer players from 0 to {n}, "
+                                                      "such as bots=2.", n=info.max_players - (0 if private else 1)),
+                                thread_id=thread_id)
+            return
+        if problem == "level":
+            self.messenger.post(chat_id, t(chat_lang, "«level» is easy, normal or hard, such as level=hard."),
+                                thread_id=thread_id)
+            return
+        options, bad = parse_options(info, words)
         if bad is not None:
-            known = ", ".join(o.key for o in info.options) or "—"
+            known = ", ".join(["bots=N", "level=easy|normal|hard"] + [o.key for o in info.options])
             self.messenger.post(
                 chat_id, t(chat_lang, "Unknown option «{opt}». Options of this game: {known}.",
                            opt=isolate(bad[:40]), known=known), thread_id=thread_id)
             return
-        if private and info.min_players > 1:
+        if private and 1 + len(computers) < info.min_players:
             self.messenger.post(
-                chat_id, t(chat_lang, "Add me to a group and write /new {game} there to play with friends.",
-                           game=info.id),
+                chat_id, t(chat_lang, "This game needs at least {n} players: play against computers here "
+                                      "(bots=1 or more), or add me to a group and play with friends.",
+                           n=info.min_players),
                 keyboard.markup(MENU, None, [[Button(t(chat_lang, "➕ Add to a group"),
                                                      url=f"https://t.me/{self.bot_username}?startgroup=new")]]))
             return
-        await self.open(chat_id=chat_id, thread_id=thread_id, person=person, info=info,
-                        options=options, chat_lang=chat_lang, start_now=private)
+        await self.open(chat_id=chat_id, thread_id=thread_id, person=person, info=info, options=options,
+                        chat_lang=chat_lang, computers=computers, start_now=private and not computers)
 
     async def open(self, *, chat_id: int, thread_id: int, person: Person, info: GameInfo, options: dict,
-                   chat_lang: str, start_now: bool = False, players: list[Seat] | None = None) -> Game | None:
+                   chat_lang: str, start_now: bool = False, players: list[Seat] | None = None,
+                   computers: list[str] = ()) -> Game | None:
         """A new lobby here (None, after pointing to it, when a game is open here already)."""
         existing = await self.book.open_game_at(chat_id, thread_id)
         if existing is not None:
@@ -139,9 +173,13 @@ class Lobby:
             return None
         self.book.put(game)
         await self.people.remember(person)
-        if players:
+        if players or computers:
             async with self.book.lock(game.id):
-                game.seats = [p.moved_to(i) for i, p in enumerate(players)][: info.max_players]
+                seats = [p.moved_to(i) for i, p in enumerate(players or game.seats)]
+                for level in computers:
+                    seats.append(computer_seat(seats, level))
+                game.seats = seats[: info.max_players]
+                name_computers(game.seats, chat_lang)
                 await self.store.save_game(game, seats_changed=True)
         if start_now:
             async with self.book.lock(game.id):
@@ -177,7 +215,43 @@ class Lobby:
             return await self.cancel(game, person)
         if action.startswith("!o."):
             return await self.set_option(game, person, action[3:])
+        if action == "!bot+" or action.startswith(("!bot-.", "!lvl.")):
+            return await self.change_computers(game, person, action)
         raise Refused("bad_button")
+
+    async def change_computers(self, game: Game, person: Person, action: str) -> Answer:
+        """The host adds a computer player (``!bot+``), removes one (``!bot-.<seat>``) or changes
+        its level (``!lvl.<seat>``: easy → normal → hard)."""
+        if not await self.people.may_manage(game, person.id):
+            raise Refused("computers_rights", name=game.host_name)
+        info = registry.info(game.kind)
+        chat_lang = await self.people.chat_lang(game.chat_id)
+        async with self.book.lock(game.id):
+            if game.status != Status.LOBBY:
+                raise Refused("started")
+            seats = list(game.seats)
+            if action == "!bot+":
+                if len(seats) >= info.max_players:
+                    raise Refused("full", n=info.max_players)
+                seats.append(computer_seat(seats, DEFAULT_LEVEL))
+            else:
+                try:
+                    target = seats[int(action.split(".", 1)[1])]
+                except (ValueError, IndexError):
+                    raise Refused("bad_button") from None
+                if not target.is_computer:
+                    raise Refused("bad_button")
+                if action.startswith("!bot-."):
+                    seats.remove(target)
+                else:
+                    target.level = next_level(target.level)
+            game.seats = [s.moved_to(i) for i, s in enumerate(seats)]
+            name_computers(game.seats, chat_lang)
+            await self.store.save_game(game, seats_changed=True)
+            self.tables.set_lobby_note(game.id, None)
+        self.tables.schedule_lobby(game.id)
+        self.arm_timeout(game)
+        return Answer()
 
     async def join(self, game: Game, person: Person, *, via_private: bool = False) -> Answer:
         lang = person.lang
@@ -220,13 +294,13 @@ class Lobby:
             if game.seat_of(person.id) is None:
                 return Answer(t(lang, "You are not in this lobby."))
             remaining = [s for s in game.seats if s.user_id != person.id]
-            if not remaining:
+            if not any(not s.is_computer for s in remaining):  # computers alone do not play
                 game.status = Status.CANCELLED
                 await self.store.save_game(game)
             else:
                 game.seats = [s.moved_to(i) for i, s in enumerate(remaining)]
                 if game.host_id == person.id:
-                    game.host_id = remaining[0].user_id
+                    game.host_id = next(s.user_id for s in remaining if not s.is_computer)
                 await self.store.save_game(game, seats_changed=True)
             self.tables.set_lobby_note(game.id, None)
         if not remaining:
@@ -269,11 +343,19 @@ class Lobby:
                 raise Refused("started")
             if len(game.seats) < info.min_players:
                 raise Refused("too_few", n=info.min_players)
+            if len(game.seats) == 1 and game.chat_id < 0:
+                # Alone in a group: friends could still come. Solo only when the host insists.
+                note = self.tables.lobby_note(game.id)
+                if note is None or note.code != "solo":
+                    self.tables.set_lobby_note(game.id, LobbyNote("solo"))
+                    self.tables.schedule_lobby(game.id)
+                    raise Refused("alone")
             problem = option_problem(info, game.options, len(game.seats))
             if problem is not None:
                 raise problem
             if info.hidden_info:
-                missing = [s.name for s in game.seats if not await self.people.private_ok(s.user_id)]
+                missing = [s.name for s in game.seats
+                           if not s.is_computer and not await self.people.private_ok(s.user_id)]
                 if missing:
                     self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": tuple(missing)}))
                     self.tables.schedule_lobby(game.id)

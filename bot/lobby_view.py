@@ -10,6 +10,7 @@ from bot.games import adapter_for
 from bot.games.base import View, isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Button
+from bot.players import level_word
 from bot.store import Game
 from bot.texts import game_name, option_hint, option_label, option_value_text
 
@@ -25,6 +26,8 @@ class LobbyNote:
     def text(self, lang: str, bot_username: str) -> str:
         if self.code == "joined":
             return t(lang, "{name} joined from the private chat.", name=isolate(self.params["name"]))
+        if self.code == "solo":
+            return t(lang, "Tap ▶️ Start again to play solo, or add a 🤖 computer player.")
         return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
                  names=", ".join(isolate(n) for n in self.params["names"]), bot=bot_username)
 
@@ -49,22 +52,27 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
                    max=info.max_players))
     for s in game.seats:
         lines.append(f"{s.seat + 1}. {isolate(s.name)}")
-    lines.append("")
-    if info.hidden_info:
-        lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
-                       bot=bot_username))
-    if adapter_for(game.kind).moves_in_private:
-        lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
-    else:
-        lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "
-                             "/notify off mutes it.", bot=bot_username))
+    private = game.chat_id > 0  # a game against computers in the private chat with the bot
+    if not private:
+        lines.append("")
+        if info.hidden_info:
+            lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
+                           bot=bot_username))
+        if adapter_for(game.kind).moves_in_private:
+            lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
+        else:
+            lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "
+                                 "/notify off mutes it.", bot=bot_username))
     if note is not None:
         lines.append("")
         lines.append(note.text(lang, bot_username))
-    rows: list[list[Button]] = [
-        [Button(t(lang, "✋ Join"), "!join", turn_free=True), Button(t(lang, "🚪 Leave"), "!leave", turn_free=True)],
-        [Button(t(lang, "▶️ Start"), "!start", turn_free=True), Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)],
-    ]
+    rows: list[list[Button]] = []
+    if not private:
+        rows.append([Button(t(lang, "✋ Join"), "!join", turn_free=True),
+                     Button(t(lang, "🚪 Leave"), "!leave", turn_free=True)])
+    rows.append([Button(t(lang, "▶️ Start"), "!start", turn_free=True),
+                 Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)])
+    rows += computer_rows(game, info.max_players, lang)
     toggles = []
     for opt in info.options:
         value = game.options.get(opt.key, opt.default)
@@ -81,6 +89,17 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
         rows.append([Button(t(lang, "💬 Open the private chat"),
                             url=f"https://t.me/{bot_username}?start=j{game.short_id}")])
     return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)
+
+
+def computer_rows(game: Game, max_players: int, lang: str) -> list[list[Button]]:
+    """For the host: add a computer player, and per computer seat its level (tap: the next
+    level) and a remove button."""
+    rows = [[Button(f"🤖 {s.seat + 1}. {level_word(s.level, lang)} ▸", f"!lvl.{s.seat}", turn_free=True),
+             Button(t(lang, "✖️ Remove"), f"!bot-.{s.seat}", turn_free=True)]
+            for s in game.seats if s.is_computer]
+    if len(game.seats) < max_players:
+        rows.append([Button(t(lang, "🤖 Add a computer player"), "!bot+", turn_free=True)])
+    return rows
 
 
 def game_menu(lang: str) -> tuple[str, Any]:

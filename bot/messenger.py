@@ -30,6 +30,7 @@ from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Mes
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from bot.logs import network_failure
 from bot.pacing import GroupPacer, RateLimit
 
 log = logging.getLogger(__name__)
@@ -218,6 +219,17 @@ class Messenger:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=timeout)
 
+    async def close(self, timeout: float = 1.0) -> None:
+        """Cancel the replies still waiting and the pacer's tasks, and wait until they have
+        stopped (at shut-down, after ``drain``)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        self._replies.clear()
+        await self.pacer.close(timeout)
+
     @property
     def busy(self) -> bool:
         return bool(self._tasks)
@@ -276,13 +288,15 @@ class Messenger:
             return False
         return member.status in ("creator", "administrator")
 
-    async def set_commands(self, commands: list[tuple[str, str]], *, scope, language_code: str | None) -> None:
-        """The command menu for a scope and language; a failure only costs the menu."""
+    async def set_commands(self, commands: list[tuple[str, str]], *, scope, language_code: str | None) -> bool:
+        """The command menu for a scope and language; a failure only costs the menu (False)."""
         try:
             await self.bot.set_my_commands([BotCommand(name, text) for name, text in commands], scope=scope,
                                            language_code=language_code)
         except TelegramError as exc:
-            log.warning("could not set the command menu: %s", exc)
+            log.warning("could not set the command menu: %s", network_failure(exc) or exc)
+            return False
+        return True
 
     # ---- answers (never paced: they are not chat messages) ----------------------------------
 

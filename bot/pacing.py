@@ -73,6 +73,20 @@ class GroupPacer:
         if not lane.waiters and lane.tokens >= self.burst and lane.hold_until <= time.monotonic():
             self._lanes.pop(chat_id, None)  # an idle group costs nothing
 
+    async def close(self, timeout: float = 1.0) -> None:
+        """Cancel the granters and the writers still waiting, and wait until the granters have
+        stopped (at shut-down: no task is left pending when the event loop closes)."""
+        granters = [lane.granter for lane in self._lanes.values()
+                    if lane.granter is not None and not lane.granter.done()]
+        for lane in self._lanes.values():
+            for _, _, future in lane.waiters:
+                future.cancel()
+        for task in granters:
+            task.cancel()
+        if granters:
+            await asyncio.wait(granters, timeout=timeout)
+        self._lanes.clear()
+
     def hold(self, chat_id: int, seconds: float) -> None:
         """Telegram said 429 for this group: no write to it before ``seconds`` have passed."""
         lane = self._lane(chat_id)

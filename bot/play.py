@@ -1,13 +1,16 @@
 """The game loop: a move is checked, applied, committed, then shown.
 
 Every change to a running game goes through here: a person's move, a forced move (trio's
-draw), the move the bot makes for an absent player, closing a game. An accepted move is
-committed to the store before any message about it goes out; then the table and the private
-messages are redrawn in the background, the turn timer is re-armed, and a finished game gets
+draw), a computer player's move, the move the bot makes for an absent player, handing a seat
+to a computer and taking it back, closing a game. An accepted move is committed to the store
+before any message about it goes out; then the table and the private messages are redrawn in
+the background, the turn timer is re-armed, the next player is pinged or, if a computer plays
+that seat, its move is made after the table has shown the last one, and a finished game gets
 its results (and the next game of its series).
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -25,7 +28,7 @@ from bot.keyboard import Button
 from bot.messenger import Messenger
 from bot.people import People
 from bot.pings import Pings
-from bot.players import forced_move, move_for_absent
+from bot.players import ABSENT_LEVEL, computer_move, forced_move
 from bot.refusals import Refused
 from bot.results import Results
 from bot.store import Game, GameStore, PlaceTaken, Seat, StaleVersion, Status
@@ -37,11 +40,15 @@ from bot.turns import PlayFor, Remind, TurnPolicy, Wait
 log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 12  # engine events kept with the game for captions
+# A computer's move shows on the table this long before its next move (plus the group's pace),
+# so that people can follow a run of computer moves instead of seeing one jump.
+COMPUTER_PAUSE = 1.5
 
 
 class Play:
     def __init__(self, book: GameBook, store: GameStore, tables: Tables, timers: Timers, turns: TurnPolicy,
-                 results: Results, people: People, messenger: Messenger, pings: Pings):
+                 results: Results, people: People, messenger: Messenger, pings: Pings, *,
+                 computer_pause: float = COMPUTER_PAUSE):
         self.book = book
         self.store = store
         self.tables = tables
@@ -51,6 +58,7 @@ class Play:
         self.people = people
         self.messenger = messenger
         self.pings = pings
+        self.computer_pause = computer_pause
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -74,19 +82,21 @@ class Play:
         await self._run_forced_moves(game)
 
     def after_start(self, game: Game) -> None:
-        """Post the table and every private message; start the turn timer."""
+        """Post the table and every private message; start the turn timer (or the computer)."""
         self.tables.schedule_table(game.id)
         self.tables.schedule_private_all(game.id, bump_current=False)
         self.arm_turn_timer(game)
+        self._computer_if_due(game)
 
     # ---- moves ---------------------------------------------------------------------------
 
     async def act(self, game_id: int, seat: int, turn: int | None, action: Any, *,
-                  timed_out: bool = False) -> list[dict]:
+                  by: str = "person") -> list[dict]:
         """Apply ``seat``'s action (``turn``: the turn its button was drawn for, None for typed
         moves) or raise :class:`Refused`; return the events it caused (forced moves included).
-        ``timed_out``: the bot plays for a player whose time ran out (narrated as such, and
-        counted, so that an abandoned game can be closed)."""
+        ``by``: "person"; "computer" (a computer seat, or a seat handed over); "timeout" (the bot
+        plays for a player whose time ran out: narrated as such, and counted, so that a game
+        nobody plays any more can be closed)."""
         async with self.book.lock(game_id):
             game = await self.book.load(game_id)
             if game is None:
@@ -106,9 +116,10 @@ class Play:
                 raise Refused("over") from None
             except IllegalAction:
                 raise Refused("illegal") from None
-            lead = [{"kind": "TimedOut", "seat": seat}] if timed_out else []
+            lead = [{"kind": "TimedOut", "seat": seat}] if by == "timeout" else []
             idle_before = game.idle_turns
-            game.idle_turns = idle_before + 1 if timed_out else 0
+            # Moves not made by people: a game only computers and timeouts play is abandoned.
+            game.idle_turns = idle_before + 1 if by == "timeout" else 0 if by == "person" else idle_before
             try:
                 happened = await self._commit(game, new_state, events, seat, eng.encode_action(action), lead=lead)
             except StaleVersion:
@@ -128,7 +139,63 @@ class Play:
         self.tables.schedule_private_all(game_id, bump_current=bump)
         if passed and game.status == Status.RUNNING:
             self.pings.turn_passed(game, after)
+        self._computer_if_due(game)
         return happened
+
+    # ---- computer players ----------------------------------------------------------------
+
+    def _computer_if_due(self, game: Game) -> None:
+        """If a computer plays the seat to act, let it move (after the table shows the last move)."""
+        state = self.book.state(game.id)
+        if game.status != Status.RUNNING or state is None:
+            return
+        eng = registry.engine(game.kind)
+        seat = eng.current_player(state)
+        if seat is None or not game.seats[seat].autoplayed:
+            return
+        turn = eng.turn(state)
+
+        async def job() -> None:
+            await self.tables.jobs.settled(("table", game.id))
+            await asyncio.sleep(self.computer_pause)
+            current = self.book.state(game.id)
+            entry = game.seats[seat]
+            if game.status != Status.RUNNING or eng.turn(current) != turn or not entry.autoplayed:
+                return  # someone moved, or the person took the seat back
+            action = await computer_move(game, current, seat, entry.level)
+            try:
+                await self.act(game.id, seat, turn, action, by="computer")
+            except Refused as refused:
+                log.info("computer move in game %s: %s", game.id, refused)
+        self.tables.jobs.schedule(("computer", game.id), job)
+
+    async def hand_over(self, game: Game, seat: int, level: str = ABSENT_LEVEL) -> None:
+        """A computer plays this person's seat from now on (they left, or were away)."""
+        async with self.book.lock(game.id):
+            if game.status != Status.RUNNING:
+                raise Refused("over")
+            entry = game.seats[seat]
+            if entry.autoplayed:
+                return
+            entry.level = level
+            await self.store.save_game(game, seats_changed=True)
+        self.tables.schedule_table(game.id)
+        self.tables.schedule_private(game.id, seat)
+        self._computer_if_due(game)
+
+    async def take_back(self, game: Game, seat: int) -> None:
+        """The person is back: they play their own seat again."""
+        async with self.book.lock(game.id):
+            if game.status != Status.RUNNING:
+                raise Refused("over")
+            entry = game.seats[seat]
+            if entry.is_computer or not entry.autoplayed:
+                return
+            entry.level = None
+            await self.store.save_game(game, seats_changed=True)
+        self.tables.schedule_table(game.id)
+        self.tables.schedule_private(game.id, seat, bump=True)
+        self.arm_turn_timer(game)
 
     async def _commit(self, game: Game, new_state: Any, events: list, seat: int, code: str, *,
                       lead: list[dict] = ()) -> list[dict]:
@@ -215,8 +282,8 @@ class Play:
             return None
         eng = registry.engine(game.kind)
         seat = eng.current_player(self.book.state(game.id))
-        if seat is None:
-            return None
+        if seat is None or game.seats[seat].autoplayed:
+            return None  # over, or a computer moves (and re-arms the timer for the next person)
         decision = await self.turns.decide(game, now)
         if decision is None:
             return None
@@ -243,16 +310,18 @@ class Play:
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "⏰ {name}, your move: {n} min left, then I will move for you.",
                  name=self.tables.ctx(game, lang).mention(seat), n=minutes_left)
-        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id)
+        # The host or an admin may give the seat to a computer for the rest of the game.
+        away = keyboard.markup(game.short_id, None, [[Button(
+            t(lang, "🤖 Let a computer play for {name}", name=game.seats[seat].name), f"!away.{seat}",
+            turn_free=True)]])
+        await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id)
 
     async def _play_for(self, game: Game, seat: int) -> None:
         eng = registry.engine(game.kind)
         state = self.book.state(game.id)
-        action = move_for_absent(game.kind, eng, state, seat)
-        if action is None:
-            return
+        action = await computer_move(game, state, seat, ABSENT_LEVEL)
         try:
-            await self.act(game.id, seat, eng.turn(state), action, timed_out=True)
+            await self.act(game.id, seat, eng.turn(state), action, by="timeout")
         except Refused as refused:  # someone moved in the meantime: their move re-armed the timer
             log.info("turn timer of game %s: %s", game.id, refused)
             return
@@ -309,6 +378,7 @@ class Play:
                 self.tables.schedule_private(game.id, s.seat)
         self.turns.resume(game.id, time.time())
         self.arm_turn_timer(game)
+        self._computer_if_due(game)
 
     async def catch_up(self, game: Game) -> None:
         """The bot stopped right after a game's last move: show its end now, once (the final

@@ -2,21 +2,23 @@
 
 - ``forced_move``: a move nobody has a choice about (trio: a player who cannot lay a tile
   draws), applied at once so that the game never waits for it.
-- ``move_for_absent``: what the bot plays for a player whose time ran out: the cautious legal
-  move of their game (bank what was drawn, keep the rack), else the first legal one.
+- ``computer_move``: a computer player's move (engines/ai) for a computer seat, a seat its
+  person handed over, or a person whose time ran out (the ``normal`` level). It sees only the
+  seat's own view, is seeded by the game and the turn (a game replays from its action log),
+  and thinks in a worker process, never on the event loop.
 """
 from __future__ import annotations
 
-from types import ModuleType
+from functools import partial
 from typing import Any
 
-from engines import genial, lucky, trio
+from engines import ai, registry, trio
+from bot.i18n import t
+from bot.rendering import think
+from bot.store import Game, Seat
 
-# The cautious choice per game, in order of preference.
-CAUTIOUS: dict[str, tuple[type, ...]] = {
-    "lucky": (lucky.Bank, lucky.Take),  # keep what was drawn, or end the turn quietly
-    "genial": (genial.Keep,),  # keep the rack
-}
+ABSENT_LEVEL = "normal"  # how the bot plays for someone whose time ran out
+COMPUTER_ID_BASE = -1_000  # computer seats have user ids -1001, -1002… (never a person's or a chat's)
 
 
 def forced_move(kind: str, state: Any) -> Any | None:
@@ -26,10 +28,46 @@ def forced_move(kind: str, state: Any) -> Any | None:
     return None
 
 
-def move_for_absent(kind: str, eng: ModuleType, state: Any, seat: int) -> Any | None:
-    actions = eng.legal_actions(state, seat)
-    for wanted in CAUTIOUS.get(kind, ()):
-        for action in actions:
-            if isinstance(action, wanted):
-                return action
-    return actions[0] if actions else None
+async def computer_move(game: Game, state: Any, seat: int, level: str) -> Any:
+    """The move of a computer player of ``level`` for ``seat``, from that seat's view only."""
+    eng = registry.engine(game.kind)
+    view = eng.view(state, seat)
+    seed = ai.seed_for(game.seed, eng.turn(state), seat)
+    return await think(partial(ai.choose, game.kind, view, seat, level, seed))
+
+
+LEVEL_WORDS = {"easy": "easy", "normal": "normal", "hard": "hard", "лёгкий": "easy", "легкий": "easy",
+               "средний": "normal", "сложный": "hard"}
+
+
+def next_level(level: str) -> str:
+    """The level a lobby button cycles to: easy → normal → hard → easy."""
+    return ai.LEVELS[(ai.LEVELS.index(level) + 1) % len(ai.LEVELS)] if level in ai.LEVELS else ai.DEFAULT_LEVEL
+
+
+def is_computer_id(user_id: int) -> bool:
+    return user_id <= COMPUTER_ID_BASE
+
+
+def name_computers(seats: list[Seat], lang: str) -> None:
+    """Name the computer seats by level, numbered in seat order when there are several."""
+    computers = [s for s in seats if s.is_computer]
+    for number, s in enumerate(computers, start=1):
+        s.name = computer_name(s.level, number if len(computers) > 1 else None, lang)
+
+
+def computer_seat(seats: list[Seat], level: str) -> Seat:
+    """A new computer seat after ``seats`` (its name is set by ``name_computers``)."""
+    user_id = min([s.user_id for s in seats if s.is_computer] + [COMPUTER_ID_BASE]) - 1
+    return Seat(len(seats), user_id, "🤖", kind="computer", level=level)
+
+
+def level_word(level: str, lang: str) -> str:
+    return {"easy": t(lang, "easy"), "normal": t(lang, "normal"), "hard": t(lang, "hard")}.get(level, level)
+
+
+def computer_name(level: str, number: int | None, lang: str) -> str:
+    """«🤖 Робот (сложный)», numbered when a table has several: «🤖 Робот 2 (средний)»."""
+    if number is None:
+        return t(lang, "🤖 Bot ({level})", level=level_word(level, lang))
+    return t(lang, "🤖 Bot {n} ({level})", n=number, level=level_word(level, lang))

@@ -54,6 +54,14 @@ _WORDS: dict[str, Callable[..., str]] = {
     "no_private_chat": lambda lang, names: t(lang, "Not everyone can get private messages yet: {names}.",
                                              names=names),
     "lang_rights": lambda lang: t(lang, "Only a chat admin or the host of the game here can change the language."),
+    "computers_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can add or change "
+                                                   "computer players.", name=name),
+    "handed_over": lambda lang: t(lang, "A computer plays your seat now: tap 🙋 I'm back on the table first."),
+    "no_seat_back": lambda lang: t(lang, "You have no seat to take back here."),
+    "away_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can give a player's "
+                                              "seat to a computer.", name=name),
+    "alone": lambda lang: t(lang, "You are alone at this table. Add a 🤖 computer player or wait for friends; "
+                                  "to play solo, tap ▶️ Start again."),
 }
 
 

@@ -12,6 +12,8 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
+import time
 from typing import Callable
 
 log = logging.getLogger(__name__)
@@ -23,13 +25,40 @@ def _workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the bot (which stops it in order) instead of dying with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def pool() -> concurrent.futures.ProcessPoolExecutor:
     """One pool per process, shared by every Application in it (tests start several)."""
     global _pool
     if _pool is None:
         # spawn: the bot process has threads (and so do the tests); fork would copy their locks.
-        _pool = concurrent.futures.ProcessPoolExecutor(_workers(), mp_context=multiprocessing.get_context("spawn"))
+        _pool = concurrent.futures.ProcessPoolExecutor(_workers(), mp_context=multiprocessing.get_context("spawn"),
+                                                       initializer=_worker_init)
     return _pool
+
+
+def shutdown(timeout: float = 2.0) -> None:
+    """Stop the worker processes (at exit) without hanging: work not started is dropped, a
+    worker still busy after ``timeout`` seconds is terminated. A later picture starts a new pool."""
+    global _pool
+    executor, _pool = _pool, None
+    if executor is None:
+        return
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + timeout
+    for process in workers:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in workers:
+        if process.is_alive():
+            log.warning("a drawing process did not stop within %.0f s; terminating it", timeout)
+            process.terminate()
+            process.join(1.0)
+            if process.is_alive():
+                process.kill()
 
 
 async def render_picture(job: Callable[[], bytes]) -> bytes:
@@ -46,3 +75,9 @@ async def render_picture(job: Callable[[], bytes]) -> bytes:
         _pool = None
         log.warning("the drawing process died; drawing in a thread this time")
         return await asyncio.to_thread(job)
+
+
+async def think(job: Callable[[], object]) -> object:
+    """A computer player's decision (a picklable job) in the same worker processes: thinking,
+    like drawing, must never hold up the event loop."""
+    return await render_picture(job)

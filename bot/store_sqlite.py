@@ -3,18 +3,31 @@
 WAL mode; numbered migrations applied at start-up; one transaction per accepted action that
 appends to the action log and writes the new state with a version check (optimistic
 concurrency), committed before any message goes out. Implements ``bot.store.GameStore``.
+
+``open()`` refuses a database it cannot use with a ``StoreError`` of one line (the file, what is
+wrong, what to do) before anything is changed: a directory, a file that is not SQLite or is
+damaged (``PRAGMA quick_check``), another program's database, one written by a newer version of
+the bot, or one this user cannot write. A missing directory is created.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import logging
+import os
+import sqlite3
 import time
 from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
 from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion
+
+log = logging.getLogger(__name__)
+
+BUSY_SECONDS = 5.0  # a write waits this long for another connection's lock
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 MIGRATIONS: list[str] = [
     # 1: the first schema.
@@ -122,6 +135,71 @@ def _game_from_row(row: Iterable[Any]) -> Game:
     )
 
 
+class StoreError(Exception):
+    """The database cannot be used; the message is one line for the operator."""
+
+
+def _few(names: list[str], most: int = 4) -> str:
+    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
+
+
+def _check_path(path: str) -> None:
+    """What can be told from the file system before SQLite opens the file."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    full = os.path.abspath(path)
+    directory = os.path.dirname(full)
+    if os.path.isdir(full):
+        raise StoreError(f"{path} is a directory, not a database file: set TABLEBOT_DB to a file path, "
+                         f"e.g. {os.path.join(path, 'tablebot.sqlite3')}")
+    if not os.path.exists(directory):
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the directory {directory} for {path} ({exc.strerror}): "
+                             "create it yourself, or point TABLEBOT_DB elsewhere") from None
+        log.info("created the directory %s for the database", directory)
+    elif not os.path.isdir(directory):
+        raise StoreError(f"{directory} is not a directory, so {path} cannot be created in it: "
+                         "point TABLEBOT_DB elsewhere")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise StoreError(f"the directory {directory} is not writable by this user (the database keeps "
+                         f"{os.path.basename(full)}-wal and -shm files beside {path}): fix its permissions, "
+                         "or point TABLEBOT_DB elsewhere")
+    if not os.path.exists(full):
+        return  # a new database
+    if not os.path.isfile(full):
+        raise StoreError(f"{path} is not a regular file: point TABLEBOT_DB at a database file")
+    if not os.access(full, os.R_OK | os.W_OK):
+        raise StoreError(f"{path} is not readable and writable by this user: fix its permissions "
+                         "(chown/chmod), or point TABLEBOT_DB elsewhere")
+    try:
+        with open(full, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"cannot read {path} ({exc.strerror}): fix its permissions, or point TABLEBOT_DB elsewhere") from None
+    if head and head != _SQLITE_HEADER:
+        raise StoreError(f"{path} is not an SQLite database (damaged, or another kind of file): restore it "
+                         "from a backup, or point TABLEBOT_DB at a new file")
+
+
+def _explain(path: str, exc: sqlite3.Error) -> str:
+    """One line for an SQLite error met while opening and checking the database."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    text = reason.lower()
+    if "locked" in text or "busy" in text:
+        return (f"{path} is locked by another process ({reason}): is another tablebot using it? "
+                "stop that one first")
+    if "readonly" in text or "read-only" in text or "unable to open" in text or "permission" in text:
+        return (f"cannot write to {path} ({reason}): fix the permissions of the file and its directory, "
+                "or point TABLEBOT_DB elsewhere")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) \
+            or "malformed" in text or "not a database" in text or "quick_check" in text or "corrupt" in text:
+        return (f"{path} is damaged ({reason}): restore it from a backup, or move it away and "
+                "start with a new file")
+    return f"cannot use {path} ({reason}): check the file, or point TABLEBOT_DB elsewhere"
+
+
 class SqliteStore:
     """One aiosqlite connection; every write is a short transaction under one lock."""
 
@@ -131,13 +209,60 @@ class SqliteStore:
         self._lock = asyncio.Lock()
 
     async def open(self) -> "SqliteStore":
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._migrate()
+        """Connect, check the database and bring its schema up to date; raise StoreError (one
+        line) when it cannot be used. Nothing is written before the checks pass."""
+        _check_path(self.path)
+        try:
+            self._db = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
+        except sqlite3.Error as exc:
+            raise StoreError(_explain(self.path, exc)) from None
+        try:
+            await self._db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+            await self._check()
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._migrate()
+            await self._check_writable()
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(_explain(self.path, exc)) from None
+            raise
         return self
+
+    async def _check(self) -> None:
+        """A quick integrity check, and the database must be ours and not newer than this code."""
+        cur = await self.db.execute("PRAGMA quick_check(1)")
+        verdict = (await cur.fetchone() or ("no answer",))[0]
+        if verdict != "ok":
+            raise StoreError(_explain(self.path, sqlite3.DatabaseError(f"quick_check: {verdict}")))
+        cur = await self.db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        tables = sorted(row[0] for row in await cur.fetchall())
+        if tables and "schema_version" not in tables:
+            raise StoreError(
+                f"{self.path} is the database of another program (its tables: {_few(tables)}), not tablebot's: "
+                "point TABLEBOT_DB at a file of its own (a new file is created)")
+        if not tables:
+            return  # a new, empty database
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} was written by a newer version of tablebot (schema {version}; this version "
+                f"knows up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
+        if version >= 1 and "games" not in tables:
+            raise StoreError(
+                f"{self.path} has a tablebot schema version but no games table (its tables: {_few(tables)}): "
+                "restore it from a backup, or point TABLEBOT_DB at a new file")
+
+    async def _check_writable(self) -> None:
+        """A read-only file opens and reads fine and fails at the first move: find out now."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("DELETE FROM schema_version WHERE 0")
+            finally:
+                await self.db.execute("ROLLBACK")
 
     async def close(self) -> None:
         if self._db is not None:

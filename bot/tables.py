@@ -20,6 +20,7 @@ from bot.book import GameBook
 from bot.games import adapter_for
 from bot.games.base import Ctx, GameUI, View
 from bot.i18n import t
+from bot.keyboard import Button
 from bot.lobby_view import LobbyNote, lobby_message
 from bot.messenger import Messenger, Result
 from bot.people import People
@@ -52,8 +53,11 @@ class Coalescer:
         self._pending: dict[Any, Callable[[], Awaitable[None]]] = {}
         self._tasks: dict[Any, asyncio.Task] = {}
         self._later: dict[Any, asyncio.TimerHandle] = {}
+        self._closed = False
 
     def schedule(self, key: Any, job: Callable[[], Awaitable[None]]) -> None:
+        if self._closed:
+            return  # shutting down: a restart redraws everything
         later = self._later.pop(key, None)
         if later is not None:
             later.cancel()
@@ -87,10 +91,23 @@ class Coalescer:
             await asyncio.wait(tasks, timeout=timeout)
 
     def close(self) -> None:
-        """Forget the retries still waiting (at shut-down; a restart redraws everything)."""
+        """Forget the retries still waiting and take no new jobs (at shut-down; a restart
+        redraws everything)."""
+        self._closed = True
         for handle in self._later.values():
             handle.cancel()
         self._later.clear()
+
+    async def cancel(self, timeout: float = 1.0) -> None:
+        """Close, cancel the jobs still running and wait until they have stopped (at shut-down,
+        after ``drain``: no task is left pending when the event loop closes)."""
+        self.close()
+        self._pending.clear()
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
 
     @property
     def busy(self) -> bool:
@@ -283,6 +300,8 @@ class Tables:
                 names = ", ".join(ctx.name(s) for s in lost)
                 view.text += "\n" + t(lang, "⚠️ I cannot write to {names} in private: open @{bot} and press START.",
                                       names=names, bot=self.bot_username)
+            if any(s.autoplayed and not s.is_computer for s in game.seats):
+                rows = rows + [[Button(t(lang, "🙋 I'm back: my seat"), "!back", turn_free=True)]]
         return view, keyboard.markup(game.short_id, ctx.turn, rows)
 
     def schedule_table(self, game_id: int) -> None:

@@ -65,7 +65,7 @@ class TurnPolicy:
         """What is due for the player to act in a running game; None when it needs no timer."""
         minutes = await self.minutes(game.chat_id)
         if minutes <= 0 or len(game.seats) < 2:
-            return None
+            return None  # off, or a solo game: nobody waits for the player
         self._reminded = {k for k in self._reminded if k[0] != game.id or k[1] == game.version}
         since = max(game.updated, self._resumed.get(game.id, 0.0))
         remind_at = since + minutes * 30
@@ -81,8 +81,10 @@ class TurnPolicy:
 
     @staticmethod
     def nobody_plays(game: Game) -> bool:
-        """The bot has moved for everybody for whole rounds: the game is abandoned."""
-        return game.idle_turns >= ROUNDS_BEFORE_CLOSING * len(game.seats)
+        """The bot has moved for every person for whole rounds (computers play on regardless):
+        the game is abandoned."""
+        people = sum(1 for s in game.seats if not s.autoplayed)
+        return game.idle_turns >= ROUNDS_BEFORE_CLOSING * max(1, people)
 
     def forget(self, game_id: int) -> None:
         self._resumed.pop(game_id, None)

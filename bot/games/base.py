@@ -77,8 +77,9 @@ class Ctx:
         return [s.name for s in self.game.seats]
 
     def name(self, seat: int) -> str:
-        """The seat's name, escaped for HTML."""
-        return isolate(self.game.seats[seat].name)
+        """The seat's name, escaped for HTML; 🤖 marks a person's seat a computer plays now."""
+        s = self.game.seats[seat]
+        return isolate(s.name) + (" 🤖" if s.autoplayed and not s.is_computer else "")
 
     def mention(self, seat: int) -> str:
         s = self.game.seats[seat]

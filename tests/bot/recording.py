@@ -77,6 +77,9 @@ class RecordingMessenger:
         self.calls.append(Call("answerCallbackQuery", None, text))
         return Sent(Result.OK)
 
+    async def is_member(self, chat_id, user_id):
+        return True
+
     async def is_admin(self, chat_id, user_id):
         return (chat_id, user_id) in self.admins
 
@@ -116,7 +119,7 @@ async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Co
     timers = Timers(None)
     turns = TurnPolicy(store, turn_minutes)
     play = Play(book, store, tables, timers, turns, Results(store), people, messenger,
-                Pings(store, messenger, people, tables))
+                Pings(store, messenger, people, tables), computer_pause=0.0)
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username="tablebot",
                   timeout_minutes=lobby_minutes)
     return Core(store, messenger, book, people, tables, turns, play, lobby)

@@ -281,7 +281,7 @@ async def test_four_player_teams_play_with_swap_decisions(fake, runner):
 async def test_solo_in_the_private_chat_is_played_on_the_table(fake, runner):
     solo = Player(fake, runner, 9, "Solo")
     await solo.start_private()
-    await solo.say(solo.id, "/new genial")
+    await solo.say(solo.id, "/new genial bots=0")  # no computer: a solo game at once
     game = next(g for g in (await runner.games()) if g.chat_id == solo.id)
     assert game.status == "running" and len(game.seats) == 1
     rng = random.Random(1)

@@ -293,7 +293,8 @@ def adapter_ctx(state, events=(), lang="en"):
     from types import SimpleNamespace
 
     from bot.games.base import Ctx
-    seats = [SimpleNamespace(seat=i, name=n, user_id=i + 1) for i, n in enumerate(NAMES[:state.players])]
+    from bot.store import Seat
+    seats = [Seat(i, i + 1, n) for i, n in enumerate(NAMES[:state.players])]
     game = SimpleNamespace(seats=seats, last_events=list(events), short_id="z9")
     return Ctx(game=game, eng=trio, state=state, lang=lang, bot_username="tablebot_test_bot")
 
