@@ -51,6 +51,15 @@ class TableContext(CallbackContext[ExtBot, dict, dict, dict]):
         return [w for w in (self.args or []) if w]
 
 
+def _press_of(query: CallbackQuery) -> keyboard.Press:
+    """The parsed callback data (python-telegram-bot hands a press without data to the first
+    handler whatever its pattern, so every route checks again)."""
+    press = keyboard.parse(query.data)
+    if press is None:
+        raise Refused("unknown_button")
+    return press
+
+
 def _thread(update: Update) -> int:
     message = update.effective_message
     if message is not None and message.is_topic_message and message.message_thread_id:
@@ -376,7 +385,7 @@ class Handlers:
         message = query.message
         if message is None:
             raise Refused("bad_button")
-        action = keyboard.parse(query.data).action
+        action = _press_of(query).action
         chat = message.chat
         if action.startswith("n."):
             info = registry.find(action[2:])
@@ -395,7 +404,7 @@ class Handlers:
         """A lobby button (``<game>:-:!join``…), Rematch under the results, or a seat handed
         to a computer and back (``!back``, ``!away.<seat>``)."""
         async def route(query: CallbackQuery, person: Person) -> Answer:
-            press = keyboard.parse(query.data)
+            press = _press_of(query)
             game = await self._game_of(query, person, press)
             if press.action == "!back":
                 return await self._take_back(game, person)
@@ -489,7 +498,7 @@ class Handlers:
         return game
 
     async def _game_press(self, query: CallbackQuery, person: Person) -> Answer:
-        press = keyboard.parse(query.data)
+        press = _press_of(query)
         game = await self._game_of(query, person, press)
         if game.status != Status.RUNNING:
             raise Refused("not_started" if game.status == Status.LOBBY else "over")

@@ -1,0 +1,283 @@
+"""Load the way real players press: many groups at once, a fixed offered rate, open loop.
+
+The bot runs as its own process (``python -m bot``, as in production, with Telegram's real
+group limit of 20 writes a minute) against the fake Bot API in this process. 200 groups of two
+players open lobbies and press Start within the same minute (the Start storm), then every group
+presses every 4 s (50 presses a second offered, whatever the bot's answers do: open loop). The
+same load then goes to an answer-only echo bot on the same fake server, the floor of what any bot
+could reach here. Figures: press → answer p50/p99 (the fake clocks it from the moment the press
+is pressed to the answer's arrival), presses never answered or answered twice,
+press → table edited p50/p99, peak memory of the bot process.
+
+    python -m bench load                 # lucky and cones, 200 groups, 60 s each
+    python -m bench load --groups 50 --seconds 20 --game lucky
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from tests.fakebotapi import FakeBotAPI
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ECHO_BOT = '''
+import sys
+from telegram.ext import ApplicationBuilder, CallbackQueryHandler
+async def answer(update, context):
+    await update.callback_query.answer("ok")
+app = (ApplicationBuilder().token(sys.argv[1]).base_url(sys.argv[2]).concurrent_updates(256).build())
+app.add_handler(CallbackQueryHandler(answer))
+app.run_polling(allowed_updates=["message", "callback_query"], timeout=10)
+'''
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """VmHWM (peak resident memory) of a process and its children, in MB."""
+    total = 0
+    pids = [pid]
+    try:
+        pids += [int(p) for p in pathlib.Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            for line in pathlib.Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+class Load:
+    """The fake world, the groups and their players, and the presses sent."""
+
+    def __init__(self, fake: FakeBotAPI, groups: int, game: str):
+        self.fake = fake
+        self.game = game
+        self.chats = [-(1_000_000_000_000 + i) for i in range(groups)]
+        self.players = {}
+        for i, chat in enumerate(self.chats):
+            fake.add_group(chat, f"load {i}")
+            a, b = 10_000 + 2 * i, 10_001 + 2 * i
+            fake.add_user(a, f"A{i}", opened_private=True)
+            fake.add_user(b, f"B{i}", opened_private=True)
+            self.players[chat] = (a, b)
+        self.rng = random.Random(1)
+
+    def bot_photo(self, chat: int):
+        """The table: the bot's latest photo message with buttons in the group."""
+        for m in reversed(self.fake.messages(chat)):
+            if m.from_bot and m.photo is not None:
+                return m
+        return None
+
+    def press_current(self, chat: int) -> str | None:
+        """The player named in the table's caption presses one of its buttons."""
+        table = self.bot_photo(chat)
+        if table is None:
+            return None
+        mentions = [e["user"]["id"] for e in table.caption_entities if e["type"] == "text_mention"]
+        datas = [b["callback_data"] for b in table.buttons if "callback_data" in b]
+        if not datas:
+            return None
+        user = mentions[-1] if mentions else self.players[chat][0]
+        moves = [d for d in datas if not d.rsplit(":", 1)[1].startswith("?")]
+        return self.fake.user_presses(user, chat, table.message_id, self.rng.choice(moves or datas))
+
+    def open_lobbies(self, within: float) -> list[str]:
+        """/new, Join, and then every Start within ``within`` seconds; the Start presses' ids."""
+        for chat in self.chats:
+            self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game}")
+        self._wait(lambda: all(self._lobby(c) is not None for c in self.chats), 120)
+        for chat in self.chats:
+            lobby = self._lobby(chat)
+            join = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data", "").endswith("!join"))
+            self.fake.user_presses(self.players[chat][1], chat, lobby.message_id, join)
+        self._wait(lambda: all("B" in (self._lobby(c).text or "").split("2.")[-1] for c in self.chats), 180)
+        starts = []
+        gap = within / len(self.chats)
+        for chat in self.chats:
+            lobby = self._lobby(chat)
+            start = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data", "").endswith("!start"))
+            starts.append(self.fake.user_presses(self.players[chat][0], chat, lobby.message_id, start))
+            time.sleep(gap)
+        return starts
+
+    def _lobby(self, chat: int):
+        for m in self.fake.messages(chat):
+            if m.from_bot and m.buttons and any(b.get("callback_data", "").endswith("!join") for b in m.buttons):
+                return m
+        return None
+
+    @staticmethod
+    def _wait(condition, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the bot did not catch up")
+            time.sleep(0.2)
+
+    def open_loop(self, seconds: float, every: float) -> list[str]:
+        """Each group presses every ``every`` seconds, staggered: len(chats)/every presses a second."""
+        pressed = []
+        t0 = time.monotonic()
+        n = len(self.chats)
+        k = 0
+        while time.monotonic() - t0 < seconds:
+            chat = self.chats[k % n]
+            due = t0 + k * every / n
+            delay = due - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            qid = self.press_current(chat)
+            if qid is not None:
+                pressed.append(qid)
+            k += 1
+        return pressed
+
+
+def _stats(fake: FakeBotAPI, ids: list[str]) -> dict:
+    # From the press itself (a slow pick-up of updates counts too) to the first answer.
+    by_id = {s.id: s for s in fake.callback_stats()}
+    lat = [by_id[q].answer_times[0] - by_id[q].pressed_at for q in ids if q in by_id and by_id[q].answer_times]
+    return {"n": len(ids), "p50": _pct(lat, 0.5), "p99": _pct(lat, 0.99), "max": max(lat) * 1000 if lat else 0,
+            "unanswered": sum(1 for q in ids if q not in by_id or by_id[q].times_answered == 0),
+            "twice": sum(1 for q in ids if q in by_id and by_id[q].times_answered > 1),
+            "over_1s": sum(1 for x in lat if x > 1.0)}
+
+
+def _start_bot(fake: FakeBotAPI, db: pathlib.Path) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT"))}
+    env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db),
+               LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _stop(process: subprocess.Popen) -> str:
+    process.terminate()
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return err or ""
+
+
+def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
+    fake = FakeBotAPI()
+    fake.start()
+    bot = _start_bot(fake, pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
+    peak = [0.0]
+    done = threading.Event()
+
+    def watch_memory() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _peak_rss_mb(bot.pid))
+            time.sleep(1)
+    threading.Thread(target=watch_memory, daemon=True).start()
+    try:
+        load = Load(fake, groups, game)
+        starts = load.open_lobbies(within=min(60.0, groups * 0.3))
+        time.sleep(3)
+        start = _stats(fake, starts)
+        edits_before = {c: len(fake.calls("editMessageMedia", chat_id=c)) for c in load.chats}
+        pressed = load.open_loop(seconds, every)
+        time.sleep(5)
+        presses = _stats(fake, pressed)
+        edits = sum(len(fake.calls("editMessageMedia", chat_id=c)) - edits_before[c] for c in load.chats)
+        writes = max(fake.writes_per_minute(c) for c in load.chats)
+    finally:
+        done.set()
+        errors = _stop(bot)
+        fake.stop()
+    tracebacks = errors.count("Traceback")
+    return {"start": start, "press": presses, "edits": edits, "max_writes_min": writes,
+            "peak_mb": peak[0], "tracebacks": tracebacks}
+
+
+def measure_echo(groups: int, seconds: float, every: float) -> dict:
+    fake = FakeBotAPI()
+    fake.start()
+    echo = subprocess.Popen([sys.executable, "-c", ECHO_BOT, fake.token, fake.base_url], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        load = Load(fake, groups, "lucky")
+        pressed = []
+        t0 = time.monotonic()
+        n = len(load.chats)
+        k = 0
+        first = {chat: fake.user_sends(load.players[chat][0], chat, "hello") for chat in load.chats}
+        while time.monotonic() - t0 < seconds:
+            chat = load.chats[k % n]
+            delay = t0 + k * every / n - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            pressed.append(fake.user_presses(load.players[chat][0], chat, first[chat]["message_id"], "x:1:y"))
+            k += 1
+        time.sleep(3)
+        return {"press": _stats(fake, pressed)}
+    finally:
+        echo.terminate()
+        echo.wait(timeout=10)
+        fake.stop()
+
+
+def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
+    parser = argparse.ArgumentParser(prog="python -m bench load")
+    parser.add_argument("--groups", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--every", type=float, default=4.0, help="seconds between one group's presses")
+    parser.add_argument("--game", action="append", choices=["lucky", "cones"])
+    args = parser.parse_args(argv or [])
+    rows = []
+    rate = args.groups / args.every
+    for game in args.game or ["lucky", "cones"]:
+        m = measure_bot(game, args.groups, args.seconds, args.every)
+        label = f"{game}, {args.groups} groups, {rate:.0f} presses/s"
+        rows += [
+            (f"Start storm ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
+            ("Start storm: p99", m["start"]["p99"], "ms"),
+            ("Start storm: max", m["start"]["max"], "ms"),
+            ("Start storm: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
+            ("Start storm: never answered", float(m["start"]["unanswered"]), "presses"),
+            (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
+            (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
+            (f"{label}: presses", float(m["press"]["n"]), "presses"),
+            (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
+            (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
+            (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
+            (f"{label}: peak memory of the bot (with its workers)", m["peak_mb"], "MB"),
+            (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
+        ]
+    echo = measure_echo(args.groups, args.seconds, args.every)
+    rows += [
+        (f"echo bot (answers only), {rate:.0f} presses/s: p50", echo["press"]["p50"], "ms"),
+        (f"echo bot (answers only), {rate:.0f} presses/s: p99", echo["press"]["p99"], "ms"),
+    ]
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    for label, value, unit in figures(argv):
+        print(f"{label:<78} {value:>10.2f} {unit}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
