@@ -1,0 +1,120 @@
+"""``python -m bench faults [rate] [seed]``: every game of every kind played to its end while a
+share of the bot's requests fail (429 with retry_after, 500, time-outs, dropped connections).
+
+Two people play each game by pressing the buttons of the message where their move is made (the
+table, or their private message), as in a group. Counted: games finished, tracebacks in the log,
+presses never answered (besides those whose answer the fault itself swallowed), and time.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import pathlib
+import random
+import sys
+import tempfile
+import time
+
+from engines import registry
+from tests.bot.harness import BotRunner, Player, button_data, buttons
+from tests.fakebotapi import FakeBotAPI
+
+GAMES = ("lucky", "cones", "genial", "trio")
+
+
+class _Count(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.tracebacks = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.tracebacks += 1
+
+
+async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses: list[str]) -> bool:
+    people = [Player(fake, runner, 100 + 10 * abs(chat % 97) + k, n) for k, n in enumerate(("Anna", "Boris"))]
+    for p in people:
+        await p.start_private()
+    await people[0].say(chat, f"/new {kind}")
+    lobby = fake.last_bot_message(chat)
+    await people[1].press(chat, lobby.message_id, button_data(lobby, text="Join"))
+    await people[0].press(chat, lobby.message_id, button_data(lobby, text="Start"))
+    game = next(g for g in await runner.games() if g.chat_id == chat)
+    eng = registry.engine(kind)
+    ui_private = kind in ("genial", "trio")
+    for _ in range(3000):
+        game = await runner.game(game.id)
+        if game.status != "running":
+            return game.status == "finished"
+        state = await runner.state(game.id)
+        seat = eng.current_player(state)
+        user = game.seats[seat].user_id
+        where, message_id = (user, game.seats[seat].dm_msg) if ui_private else (chat, game.table_msg)
+        if message_id is None:
+            await runner.idle(timeout=120)
+            continue
+        datas = [b["callback_data"] for b in buttons(fake.message(where, message_id))
+                 if "callback_data" in b and "◀" not in b["text"] and not b["callback_data"].endswith("?goal")]
+        if not datas:
+            await runner.idle(timeout=120)
+            await asyncio.sleep(0.2)
+            continue
+        presses.append(fake.user_presses(user, where, message_id, rng.choice(datas)))
+        await runner.idle(timeout=120)
+    return False
+
+
+async def _run(rate: float, seed: int) -> dict:
+    fake = FakeBotAPI()
+    fake.start()
+    counter = _Count()
+    logging.getLogger().addHandler(counter)
+    runner = await BotRunner(fake, pathlib.Path(tempfile.mkdtemp()) / "faults.sqlite3").start()
+    started = time.monotonic()
+    try:
+        for i, kind in enumerate(GAMES):
+            fake.add_group(-1005000 - i, f"{kind} under faults")
+        fake.set_faults(rate, ("429", "500", "slow", "drop"), seed=seed)
+        presses: list[str] = []
+        finished = 0
+        for i, kind in enumerate(GAMES):
+            finished += await _play(fake, runner, kind, -1005000 - i, random.Random(seed + i), presses)
+        fake.set_faults(0)
+        await runner.idle(timeout=120)
+        swallowed = {f.request.params.get("callback_query_id") for f in fake.faults
+                     if f.method == "answerCallbackQuery"}
+        stats = {s.id: s for s in fake.callback_stats()}
+        unanswered = sum(1 for q in presses if stats[q].times_answered == 0 and q not in swallowed)
+        return {"finished": finished, "presses": len(presses), "unanswered": unanswered,
+                "faults": len(fake.faults), "tracebacks": counter.tracebacks,
+                "minutes": (time.monotonic() - started) / 60}
+    finally:
+        await runner.stop()
+        fake.stop()
+        logging.getLogger().removeHandler(counter)
+
+
+def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
+    argv = argv or []
+    rate = float(argv[0]) if argv else 0.2
+    seed = int(argv[1]) if len(argv) > 1 else 1
+    m = _run_sync(rate, seed)
+    label = f"faults {rate:.0%}"
+    return [
+        (f"{label}: games finished (of {len(GAMES)}, one of each kind)", float(m["finished"]), "games"),
+        (f"{label}: requests that failed", float(m["faults"]), "requests"),
+        (f"{label}: presses", float(m["presses"]), "presses"),
+        (f"{label}: presses never answered (the fault not on the answer itself)", float(m["unanswered"]), ""),
+        (f"{label}: tracebacks", float(m["tracebacks"]), ""),
+        (f"{label}: time for all four games", m["minutes"], "min"),
+    ]
+
+
+def _run_sync(rate: float, seed: int) -> dict:
+    return asyncio.run(_run(rate, seed))
+
+
+if __name__ == "__main__":
+    for label, value, unit in figures(sys.argv[1:]):
+        print(f"{label:<72} {value:>10.2f} {unit}")
