@@ -431,8 +431,9 @@ def candidates(board: Board) -> list[tuple[int, int]]:
 
 
 def quick_score(board: Board, goal: int, enemy: int, colour: int, pile: int) -> float:
-    """A cheap judgement of a move for pruning: what it does to our colour and to the
-    colours that threaten it, and a cost for spending a goal chip while many moves remain."""
+    """A cheap judgement of a move, for pruning and as the search's prior: what it does to our
+    colour and to the colours that threaten it (scaled by their piles against the strongest),
+    and a cost for spending a goal chip while many moves remain."""
     before, after = board.tops[pile], board.after(colour, pile)
     strongest = max(board.counts[enemy], 1)
 
@@ -462,8 +463,9 @@ def shortlist(board: Board, goal: int, moves: list[tuple[int, int]], keep: int,
 
 
 def decoy(view: dict[str, Any], seat: int) -> int:
-    """A colour the seat hides like its goal in the opening: drawn from the public pile layout
-    and the seat, so it stays the same all game and says nothing about the goal."""
+    """A colour the seat hides like its goal in the opening. It is a hash of the public pile
+    layout and the seat (not a draw from the decision's generator), so it stays the same all
+    game, and it says nothing about the goal."""
     layout = ",".join(p["base"] for p in view["piles"])
     return random.Random(f"cones-decoy:{layout}:{seat}").randrange(len(view["colours"]))
 
@@ -525,7 +527,11 @@ class Search:
 
 
 PLAYOUT_COST = 10  # copying the table, dealing goals and scoring cost about as much as 10 moves
-SEARCH = {2: Search(nodes=10_000), 3: Search(nodes=13_000, keep=12), 4: Search(nodes=16_000, keep=12)}
+SEARCH = {
+    2: Search(nodes=8_000),
+    3: Search(nodes=9_000, keep=12, prior=0.045),
+    4: Search(nodes=10_000, keep=12, prior=0.045),
+}
 
 
 def final_move(t: Table, budget: Search) -> tuple[int, int]:
