@@ -24,13 +24,14 @@ from bot.games.base import Act, Alert, Nav, isolate
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Answer, Button
 from bot.lobby import Lobby
+from bot.lobby_view import game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, word, word_html
 from bot.store import GameStore, Status, from_base36
 from bot.tables import Tables
-from bot.texts import game_name, help_text
+from bot.texts import GAME_BLURBS, game_button, game_name, help_text, private_help_text
 from bot.turns import MAX_MINUTES, MIN_MINUTES, TurnPolicy
 
 log = logging.getLogger(__name__)
@@ -129,9 +130,11 @@ class Handlers:
             if game is not None and game.status == Status.RUNNING and seat is not None:
                 self.tables.schedule_private(game.id, seat, bump=True)
                 return
+        add_me = keyboard.markup(MENU, None, [[Button(
+            t(person.lang, "➕ Add me to a group"), url=f"https://t.me/{self.bot_username}?startgroup=new")]])
         await self._reply(update, context, t(person.lang, "Hello, {name}! I host board games in group chats.",
-                                             name=isolate(person.name)) + "\n\n"
-                          + help_text(person.lang, self.bot_username))
+                                             name=isolate(person.name)) + "\n\n" + private_help_text(person.lang),
+                          add_me)
 
     async def on_anonymous(self, update: Update, context: TableContext) -> None:
         """A command written as the group (an anonymous admin) or as a channel: nobody to seat."""
@@ -145,7 +148,11 @@ class Handlers:
                   "in your admin rights), then try again."))
 
     async def on_help(self, update: Update, context: TableContext) -> None:
-        await self._reply(update, context, help_text(context.lang, self.bot_username))
+        """/help: in a group, the commands for playing here; in private, what one can do there."""
+        if update.effective_chat.type == ChatType.PRIVATE:
+            await self._reply(update, context, private_help_text(context.lang))
+        else:
+            await self._reply(update, context, help_text(context.lang, self.bot_username))
 
     async def on_rules(self, update: Update, context: TableContext) -> None:
         """/rules <game>: the rules in short."""
@@ -309,6 +316,17 @@ class Handlers:
             await self.people.set_private_ok(chat.id, present)
             await self.play.set_reachable(chat.id, present)
             return
+        was_present = change.old_chat_member.status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR,
+                                                        ChatMemberStatus.OWNER, ChatMemberStatus.RESTRICTED)
+        if present and not was_present:
+            # Added to a group: greet once, in the language of whoever added the bot.
+            if context.person is not None:
+                lang = await self.people.adopt_chat(chat, context.person)
+            else:
+                lang = await self.people.chat_lang(chat.id)
+            text, markup = game_menu(lang, greet=True)
+            self.messenger.post(chat.id, text, markup)
+            return
         if not present:
             for game in await self.store.open_games():
                 if game.chat_id == chat.id:
@@ -408,6 +426,8 @@ class Handlers:
             game = await self._game_of(query, person, press)
             if press.action == "!back":
                 return await self._take_back(game, person)
+            if press.action == "!rules":
+                return await self._rules(game, person)
             if press.action.startswith("!away."):
                 try:
                     seat = int(press.action.split(".", 1)[1])
@@ -416,6 +436,17 @@ class Handlers:
                 return await self._hand_over(game, person, seat)
             return await self.lobby.press(game, person, press.action)
         await self._answering(update, context, route)
+
+    async def _rules(self, game, person: Person) -> Answer:
+        """📖 Rules: a pop-up with the game in a line for whoever pressed, the full rules in private."""
+        info = registry.info(game.kind)
+        summary = f"{game_button(info, person.lang)}: {t(person.lang, GAME_BLURBS[info.id][1])}"
+        if await self.people.private_ok(person.id):
+            await self.messenger.send_text(person.id, adapter_for(info.id).rules(person.lang))
+            return Answer(summary + "\n" + t(person.lang, "The full rules are in your private chat with me."),
+                          alert=True)
+        return Answer(summary + "\n" + t(person.lang, "Open @{bot} and write /rules {game} for the full rules.",
+                                         bot=self.bot_username, game=info.id), alert=True)
 
     async def _take_back(self, game, person: Person) -> Answer:
         seat = game.seat_of(person.id)
@@ -525,6 +556,8 @@ class Handlers:
             if self.tables.shows_turn(chat_id, message_id) == press.turn:
                 return Answer(t(person.lang, "⏳ The table is catching up: look again in a moment."))
             raise Refused("stale_turn")
+        if press.action == "?rules":
+            return await self._rules(game, person)
         if seat is not None and game.seats[seat].autoplayed and not press.action.startswith("?"):
             raise Refused("handed_over")
         reply = self.tables.ui(game).press(ctx, seat, where, press.action)

@@ -17,7 +17,7 @@ from bot.book import GameBook
 from bot.games.base import isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
-from bot.lobby_view import LobbyNote, game_menu
+from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.players import LEVEL_WORDS, computer_seat, name_computers, next_level
@@ -217,7 +217,21 @@ class Lobby:
             return await self.set_option(game, person, action[3:])
         if action == "!bot+" or action.startswith(("!bot-.", "!lvl.")):
             return await self.change_computers(game, person, action)
+        if action.startswith("!turn."):
+            return await self.set_turn_timer(game, person, action[6:])
         raise Refused("bad_button")
+
+    async def set_turn_timer(self, game: Game, person: Person, raw: str) -> Answer:
+        """The lobby's ⏰ button: the host or an admin sets this group's time for a move."""
+        if not await self.people.may_manage(game, person.id):
+            raise Refused("options_host_only")
+        if not raw.isdigit() or int(raw) not in TURN_MINUTES or game.chat_id > 0:
+            raise Refused("bad_button")
+        await self.store.set_chat_setting(game.chat_id, "turn_timeout", int(raw))
+        self.tables.schedule_lobby(game.id)
+        self.arm_timeout(game)
+        return Answer(t(person.lang, "A move may now take {n} minutes.", n=int(raw)) if int(raw) else
+                      t(person.lang, "The turn timer is off: players take as long as they like."))
 
     async def change_computers(self, game: Game, person: Person, action: str) -> Answer:
         """The host adds a computer player (``!bot+``), removes one (``!bot-.<seat>``) or changes
@@ -408,17 +422,27 @@ class Lobby:
         return True
 
     async def rematch(self, game: Game, person: Person) -> Answer:
-        """A new lobby with the same players, the presser first (the host)."""
+        """A new lobby with the same options and host: the host, whoever asked and the computers
+        are seated; the other players of last time are asked to confirm with Join."""
         if game.is_open:
             raise Refused("not_over")
         info = registry.info(game.kind)
         chat_lang = await self.people.chat_lang(game.chat_id)
-        players = ([s for s in game.seats if s.user_id == person.id]
-                   + [s for s in game.seats if s.user_id != person.id])
-        new = await self.open(chat_id=game.chat_id, thread_id=game.thread_id, person=person, info=info,
-                              options=dict(game.options), chat_lang=chat_lang, players=players)
+        host = next((s for s in game.seats if s.user_id == game.host_id), None)
+        if host is None or game.chat_id > 0:
+            host = next(s for s in game.seats if s.user_id == person.id) if game.seat_of(person.id) is not None \
+                else Seat(0, person.id, person.name)
+        seated = [host] + [s for s in game.seats if s.user_id == person.id and s is not host]
+        seated += [s for s in game.seats if s.is_computer]
+        others = [s.name for s in game.seats if s not in seated and not s.is_computer]
+        new = await self.open(chat_id=game.chat_id, thread_id=game.thread_id,
+                              person=Person(host.user_id, host.name, person.lang), info=info,
+                              options=dict(game.options), chat_lang=chat_lang, players=seated)
         if new is None:
             raise Refused("game_open")
+        if others:
+            self.tables.set_lobby_note(new.id, LobbyNote("again", {"names": tuple(others)}))
+            self.tables.schedule_lobby(new.id)
         return Answer(t(person.lang, "A new lobby is open: press Start when everyone is ready."))
 
     # ---- deep link -----------------------------------------------------------------------

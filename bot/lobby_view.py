@@ -12,7 +12,8 @@ from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.players import level_word
 from bot.store import Game
-from bot.texts import game_name, option_hint, option_label, option_value_text
+from bot.texts import (game_button, game_name, games_list, greeting, option_hint, option_label,
+                       option_value_text)
 
 
 @dataclass(frozen=True)
@@ -26,13 +27,27 @@ class LobbyNote:
     def text(self, lang: str, bot_username: str) -> str:
         if self.code == "joined":
             return t(lang, "{name} joined from the private chat.", name=isolate(self.params["name"]))
+        if self.code == "again":
+            return t(lang, "Last time also: {names}. Tap ✋ Join to play again.",
+                     names=", ".join(isolate(n) for n in self.params["names"]))
         if self.code == "solo":
             return t(lang, "Tap ▶️ Start again to play solo, or add a 🤖 computer player.")
         return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
                  names=", ".join(isolate(n) for n in self.params["names"]), bot=bot_username)
 
 
-def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str) -> tuple[View, Any]:
+TURN_MINUTES = (1, 3, 5, 10, 30, 60, 0)  # what the lobby's timer button cycles through (0: off)
+
+
+def next_turn_minutes(now: float) -> int:
+    """The lobby's timer button: off → 1 → 3 → 5 → 10 → 30 → 60 → off."""
+    if now <= 0:
+        return TURN_MINUTES[0]
+    return next((m for m in TURN_MINUTES if m > now), 0)
+
+
+def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str,
+                  turn_minutes: float = 0) -> tuple[View, Any]:
     """The lobby: the game, its options, the players, and Join / Leave / Start / Cancel."""
     info = registry.info(game.kind)
     lines = [t(lang, "🎲 <b>{game}</b>: lobby", game=game_name(info, lang))]
@@ -55,6 +70,9 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     private = game.chat_id > 0  # a game against computers in the private chat with the bot
     if not private:
         lines.append("")
+        lines.append(t(lang, "⏰ A move may take {n} min; then a reminder, and a computer moves for whoever "
+                             "is away.", n=f"{turn_minutes:g}") if turn_minutes > 0 else
+                     t(lang, "⏰ No turn timer: players take as long as they like."))
         if info.hidden_info:
             lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
                            bot=bot_username))
@@ -73,6 +91,12 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     rows.append([Button(t(lang, "▶️ Start"), "!start", turn_free=True),
                  Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)])
     rows += computer_rows(game, info.max_players, lang)
+    extra = [Button(t(lang, "📖 Rules"), "!rules", turn_free=True)]
+    if not private:
+        nxt = next_turn_minutes(turn_minutes)
+        extra.append(Button(t(lang, "⏰ {now} ▸", now=t(lang, "{n} min", n=f"{turn_minutes:g}") if turn_minutes
+                                                       else t(lang, "off")), f"!turn.{nxt}", turn_free=True))
+    rows.append(extra)
     toggles = []
     for opt in info.options:
         value = game.options.get(opt.key, opt.default)
@@ -102,7 +126,10 @@ def computer_rows(game: Game, max_players: int, lang: str) -> list[list[Button]]
     return rows
 
 
-def game_menu(lang: str) -> tuple[str, Any]:
-    """"Which game shall we play?" with a button per game."""
-    rows = [[Button(game_name(gi, lang), f"n.{gi.id}")] for gi in registry.all_infos()]
-    return t(lang, "Which game shall we play?"), keyboard.markup(MENU, None, rows)
+def game_menu(lang: str, *, greet: bool = False) -> tuple[str, Any]:
+    """"Which game shall we play?" (or, when the bot joins a group, a greeting): a line per game
+    with what it is like and for how many, and a button per game."""
+    infos = registry.all_infos()
+    rows = [[Button(game_button(gi, lang), f"n.{gi.id}")] for gi in infos]
+    text = greeting(lang, infos) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(infos, lang)
+    return text, keyboard.markup(MENU, None, rows)

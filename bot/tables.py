@@ -26,6 +26,7 @@ from bot.messenger import Messenger, Result
 from bot.people import People
 from bot.rendering import render_picture
 from bot.store import Game, GameStore, Status
+from bot.turns import TurnPolicy
 
 log = logging.getLogger(__name__)
 
@@ -115,13 +116,14 @@ class Coalescer:
 
 
 class Tables:
-    def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, *,
+    def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, turns: TurnPolicy, *,
                  bot_username: str, render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture):
         self.book = book
         self.render = render  # draws a picture job off the event loop (bot/rendering.py)
         self.store = store
         self.messenger = messenger
         self.people = people
+        self.turns = turns
         self.bot_username = bot_username
         self.jobs = Coalescer()
         # Where each player is in composing a move (a navigation path of the game's adapter).
@@ -261,7 +263,8 @@ class Tables:
             if game is None or game.status != Status.LOBBY:
                 return
             lang = await self.people.chat_lang(game.chat_id)
-            view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username)
+            minutes = await self.turns.minutes(game.chat_id)
+            view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username, minutes)
             new_id = await self._show(game.chat_id, game.lobby_msg, view, markup, thread_id=game.thread_id)
             if new_id is not None and new_id != game.lobby_msg:
                 game.lobby_msg = new_id
@@ -300,8 +303,10 @@ class Tables:
                 names = ", ".join(ctx.name(s) for s in lost)
                 view.text += "\n" + t(lang, "⚠️ I cannot write to {names} in private: open @{bot} and press START.",
                                       names=names, bot=self.bot_username)
+            extra = [Button(t(lang, "📖 Rules"), "?rules", turn_free=True)]
             if any(s.autoplayed and not s.is_computer for s in game.seats):
-                rows = rows + [[Button(t(lang, "🙋 I'm back: my seat"), "!back", turn_free=True)]]
+                extra.insert(0, Button(t(lang, "🙋 I'm back: my seat"), "!back", turn_free=True))
+            rows = rows + [extra]
         return view, keyboard.markup(game.short_id, ctx.turn, rows)
 
     def schedule_table(self, game_id: int) -> None:
@@ -309,7 +314,7 @@ class Tables:
 
     async def _refresh_table(self, game_id: int) -> None:
         game = self.book.cached(game_id)
-        if game is None or game.state is None or game.status == Status.CANCELLED:
+        if game is None or game.state is None:
             return
         lang = await self.people.chat_lang(game.chat_id)
         turn, version = registry.engine(game.kind).turn(self.book.state(game.id)), game.version

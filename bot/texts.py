@@ -43,6 +43,48 @@ def option_value_text(opt: Option, value, lang: str, players: int | None = None)
     return str(value)
 
 
+# One line per game for the menu and the greeting: what it is like and for how many.
+GAME_BLURBS: dict[str, tuple[str, str]] = {
+    "lucky": ("🎲", "push your luck: draw tokens or bank them; 2-4 players"),
+    "cones": ("🔺", "a secret colour: make the piles yours without giving it away; 2-4 players"),
+    "genial": ("⬢", "hex tiles and six colour tracks, your lowest colour counts; 1-4 players, teams"),
+    "trio": ("🔷", "sets of three on a growing grid, with a die; 2-4 players"),
+}
+
+
+def game_button(info: GameInfo, lang: str) -> str:
+    """A game's name with its sign, so that «Гениально» and «Совершенно гениально» differ at a glance."""
+    return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)}"
+
+
+def games_list(infos: list[GameInfo], lang: str) -> str:
+    """A line per game: sign, name, what it is like, how many play."""
+    return "\n".join(f"{GAME_BLURBS[gi.id][0]} <b>{game_name(gi, lang)}</b> — {t(lang, GAME_BLURBS[gi.id][1])}"
+                     for gi in infos)
+
+
+def greeting(lang: str, infos: list[GameInfo]) -> str:
+    """What the bot says once, when it is added to a group."""
+    return (t(lang, "👋 Hello! I host board games for this group.") + "\n\n" + games_list(infos, lang) + "\n\n"
+            + t(lang, "Tap a game below or write /new and its name; friends tap <b>Join</b>, the host taps "
+                      "<b>Start</b>. Short of players? Add 🤖 computer players in the lobby. /help for more."))
+
+
+def private_help_text(lang: str) -> str:
+    """/help in the private chat: what one can do here."""
+    return t(lang,
+             "<b>tablebot</b> hosts board games for friends in groups, and here, in private, against "
+             "🤖 computer players.\n\n"
+             "/new <i>game</i> — a game here against a computer (lucky, cones, genial, trio); add more "
+             "computers or change their level in the lobby, or write /new cones bots=2 level=hard\n"
+             "/new genial bots=0 — «Гениально» alone\n"
+             "/rules <i>game</i> — the rules in short\n"
+             "/notify on or off — whether I ping you when it is your turn in a group\n"
+             "/lang — your language\n\n"
+             "In a group your secrets (a goal colour, a rack, a hand) and your moves come here. "
+             "To play with friends, add me to a group and write /new there.")
+
+
 def help_text(lang: str, bot_username: str) -> str:
     return t(lang,
              "<b>tablebot</b> hosts board games in this chat.\n\n"
@@ -53,8 +95,11 @@ def help_text(lang: str, bot_username: str) -> str:
              "/cancel — stop the game here (host or admin)\n"
              "/lang — language of this chat (host or admin) or, in private, your own\n"
              "/notify on or off — whether I ping you when it is your turn\n"
+             "/leave — a computer takes your seat (in a lobby: you leave it); 🙋 on the table brings you back\n"
+             "/away — the host or an admin lets a computer play for the player everyone waits for\n"
              "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n"
              "/turntimer <i>minutes</i> or off — time for a move; then a reminder, and I move for "
              "whoever is away (admins)\n\n"
+             "Short of players? Add 🤖 computer players in the lobby, or /new <i>game</i> bots=2 level=hard.\n"
              "Secrets (a goal colour, a rack, a hand) come by private message: open "
              "@{bot} and press START once.").replace("{bot}", bot_username)

@@ -115,9 +115,9 @@ async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Co
     messenger = RecordingMessenger()
     book = GameBook(store)
     people = People(store, messenger)
-    tables = Tables(book, store, messenger, people, bot_username="tablebot", render=no_picture)
-    timers = Timers(None)
     turns = TurnPolicy(store, turn_minutes)
+    tables = Tables(book, store, messenger, people, turns, bot_username="tablebot", render=no_picture)
+    timers = Timers(None)
     play = Play(book, store, tables, timers, turns, Results(store), people, messenger,
                 Pings(store, messenger, people, tables), computer_pause=0.0)
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username="tablebot",

@@ -138,11 +138,13 @@ async def test_a_player_hands_their_seat_over_and_takes_it_back(fake, runner):
     game = await runner.game(game.id)
     assert game.seats[game.seat_of(boris.id)].autoplayed
     table = fake.message(GROUP, game.table_msg)
-    assert "Boris 🤖" in plain(table.caption)
+    assert "I'm back" in str(table.reply_markup)
     # Anna plays; Boris's turns are made by the computer meanwhile.
     await play_person_moves(fake, runner, game, anna, GROUP, max_presses=6)
     boris_moves = [a for a in await runner.store.actions(game.id) if a[1] == game.seat_of(boris.id)]
     assert boris_moves, "the computer moved for Boris"
+    story = plain(" ".join(caption_of(r) for r in fake.calls("editMessageMedia") + fake.calls("editMessageCaption")))
+    assert "Boris 🤖" in story, "his moves are narrated as a computer's, under his name"
     # Only Boris can take his seat back, with one tap.
     table = fake.message(GROUP, (await runner.game(game.id)).table_msg)
     answer = await anna.press(GROUP, table.message_id, button_data(table, text="I'm back"))

@@ -76,6 +76,8 @@ def kinds(message) -> dict:
         if data is None:
             continue
         act = action_of(data)
+        if act.startswith(("?", "!")):
+            continue  # the table's own buttons (rules, a seat back), not the move entry
         if act == "S":
             out["swap"] = data
         elif act == "K":
