@@ -54,8 +54,10 @@ async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses:
         if message_id is None:
             await runner.idle(timeout=120)
             continue
-        datas = [b["callback_data"] for b in buttons(fake.message(where, message_id))
-                 if "callback_data" in b and "◀" not in b["text"] and not b["callback_data"].endswith("?goal")]
+        message = fake.message(where, message_id)
+        datas = [b["callback_data"] for b in (buttons(message) if message is not None else [])
+                 if "callback_data" in b and "◀" not in b["text"] and "?" not in b["callback_data"]
+                 and "!" not in b["callback_data"]]
         if not datas:
             await runner.idle(timeout=120)
             await asyncio.sleep(0.2)
