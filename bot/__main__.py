@@ -47,15 +47,21 @@ def run(argv: list[str] | None = None) -> int:
 
     application = build_application(config)
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+    loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
+    asyncio.set_event_loop(loop)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, _on_stop_signal, loop)
     try:
         # bootstrap_retries=-1: a start that fails half-way (Telegram flaky) is tried again.
         if config.webhook:
             path, secret = webhook_path_and_secret(config.token)
             application.run_webhook(listen="0.0.0.0", port=config.port, url_path=path,
                                     webhook_url=config.webhook_url.rstrip("/") + "/" + path,
-                                    secret_token=secret, allowed_updates=updates, bootstrap_retries=-1)
+                                    secret_token=secret, allowed_updates=updates, bootstrap_retries=-1,
+                                    stop_signals=None)
         else:
-            application.run_polling(allowed_updates=updates, timeout=config.poll_timeout, bootstrap_retries=-1)
+            application.run_polling(allowed_updates=updates, timeout=config.poll_timeout, bootstrap_retries=-1,
+                                    stop_signals=None)
     except InvalidToken:
         return _fail(REJECTED)
     except StoreError as exc:
@@ -63,6 +69,32 @@ def run(argv: list[str] | None = None) -> int:
     finally:
         rendering.shutdown()
     return 0
+
+
+_stopping = False
+
+
+def _on_stop_signal(loop: asyncio.AbstractEventLoop) -> None:
+    """SIGTERM or SIGINT while serving: stop in order (python-telegram-bot's own handler does the
+    same: SystemExit out of the loop, then its orderly stop, post_stop and post_shutdown). A
+    poller waiting out a pause between attempts (up to 30 s during an outage) is cancelled first,
+    or the stop would wait as long. A second signal changes nothing (the stop is bounded)."""
+    global _stopping
+    if _stopping:
+        log.info("stopping already")
+        return
+    _stopping = True
+    for task in asyncio.all_tasks(loop):
+        if task.get_name() == "Updater:start_polling:polling_task" and _pausing(task):  # PTB's name
+            task.cancel()
+    raise SystemExit(0)
+
+
+def _pausing(task: asyncio.Task) -> bool:
+    """Whether python-telegram-bot's retry loop is sleeping between attempts (not polling: a poll
+    in progress is ended by the Updater itself, and cancelling it would orphan the request)."""
+    awaiting = getattr(task.get_coro(), "cr_await", None)
+    return getattr(getattr(awaiting, "cr_code", None), "co_name", "") == "sleep"
 
 
 REJECTED = "Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather"

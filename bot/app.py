@@ -63,7 +63,10 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 MENU_RETRY_SECONDS = 5.0  # the command menu is tried again this much later, then twice as long …
 MENU_ATTEMPTS = 4
 MENU_START_SECONDS = 3.0  # the start waits this long at most for the first attempt at the menu
-STOP_DRAIN_SECONDS = 3.0  # at shut-down, pending edits get this long to go out
+# At shut-down, pending edits get 3 s to go out, or as long as a group's next paced write may
+# wait (3.5 s at 20 writes a minute), so that every group gets one more; never more than 4 s.
+STOP_DRAIN_SECONDS = 3.0
+STOP_DRAIN_MAX_SECONDS = 4.0
 
 COMMANDS = [
     ("new", "Start a game: /new lucky, cones, genial or trio"),
@@ -143,11 +146,12 @@ class Tablebot:
                 self.play.resume(game)
 
     async def post_stop(self, application: Application) -> None:
-        """Finish the pending edits while the connection to Telegram is still open, for at most
-        STOP_DRAIN_SECONDS (every move is committed already; a restart redraws what is left),
-        then cancel and await every task still running, so that none is left pending."""
+        """Finish the pending edits while the connection to Telegram is still open, for a few
+        seconds at most (every move is committed already; a restart redraws what is left), then
+        cancel and await every task still running, so that none is left pending."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + STOP_DRAIN_SECONDS
+        next_write = 1.0 / self.messenger.pacer.rate + 0.3  # the longest wait for a group's next write
+        deadline = loop.time() + min(STOP_DRAIN_MAX_SECONDS, max(STOP_DRAIN_SECONDS, next_write))
         menu = getattr(self, "_menu_task", None)
         if menu is not None:
             menu.cancel()

@@ -13,8 +13,6 @@ from __future__ import annotations
 import logging
 import re
 
-log = logging.getLogger("tablebot")
-
 
 def network_failure(exc: BaseException | None) -> str | None:
     """A short name for a network failure (``ConnectError``, ``timed out``, ``Bad Gateway (502)``),
