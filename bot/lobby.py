@@ -308,7 +308,8 @@ class Lobby:
             if game.seat_of(person.id) is None:
                 return Answer(t(lang, "You are not in this lobby."))
             remaining = [s for s in game.seats if s.user_id != person.id]
-            if not any(not s.is_computer for s in remaining):  # computers alone do not play
+            closed = not any(not s.is_computer for s in remaining)  # computers alone do not play
+            if closed:
                 game.status = Status.CANCELLED
                 await self.store.save_game(game)
             else:
@@ -317,9 +318,10 @@ class Lobby:
                     game.host_id = next(s.user_id for s in remaining if not s.is_computer)
                 await self.store.save_game(game, seats_changed=True)
             self.tables.set_lobby_note(game.id, None)
-        if not remaining:
+        if closed:
             lang_chat = await self.people.chat_lang(game.chat_id)
             self.tables.close_lobby(game, t(lang_chat, "The lobby closed: everyone left."))
+            self.tables.let_go(game, lambda: self.book.forget(game.id))
         else:
             self.tables.schedule_lobby(game.id)
         return Answer(t(lang, "You left the lobby."))
@@ -419,6 +421,7 @@ class Lobby:
         self.timers.stop("lobby", game.id)
         if announce:
             self.tables.close_lobby(game, text)
+        self.tables.let_go(game, lambda: self.book.forget(game.id))
         return True
 
     async def rematch(self, game: Game, person: Person) -> Answer:

@@ -252,6 +252,15 @@ class Play:
         self.pings.game_over(game)
         self.tables.schedule_results(game, text, rows,
                                      then=(lambda: self.after_start(next_game)) if next_game else None)
+        self._let_go(game)
+
+    def _let_go(self, game: Game) -> None:
+        """Once its end is shown, a finished or cancelled game leaves memory (the store keeps it)."""
+        def forget() -> None:
+            self.turns.forget(game.id)
+            self.book.forget(game.id)
+        self.timers.stop("turn", game.id)
+        self.tables.let_go(game, forget)
 
     async def _next_in_series(self, game: Game, seats: list[Seat]) -> Game | None:
         try:
@@ -347,6 +356,8 @@ class Play:
         if text is not None:
             await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id)
             await self.tables.strip_game(game)
+            self.tables.schedule_table(game.id)  # the table says the game was cancelled
+        self._let_go(game)
         return True
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:

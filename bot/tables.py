@@ -408,12 +408,37 @@ class Tables:
 
     # ---- results -------------------------------------------------------------------------
 
+    async def _settled(self, game: Game) -> None:
+        """Wait until the game's table and private messages show their last state."""
+        await self.jobs.settled(("table", game.id))
+        for s in game.seats:
+            await self.jobs.settled(("dm", game.id, s.seat))
+
+    def let_go(self, game: Game, then: Callable[[], None]) -> None:
+        """A game is over and shown: forget what its messages show, then ``then()`` (the book lets
+        go of it too). A finished game's memory is freed; the store keeps everything."""
+        async def job() -> None:
+            await self._settled(game)
+            await self.jobs.settled(("results", game.id))
+            ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
+            ids |= {(s.user_id, s.dm_msg) for s in game.seats}
+            for key in ids:
+                self._shown.pop(key, None)
+                self._shown_turn.pop(key, None)
+            self._table_path.pop(game.id, None)
+            self._lobby_notes.pop(game.id, None)
+            for s in game.seats:
+                self._dm_path.pop((game.id, s.seat), None)
+                self._unreachable.discard((game.id, s.seat))
+            then()
+        self.jobs.schedule(("let-go", game.id), job)
+
     def schedule_results(self, game: Game, text: str, rows: list[list[keyboard.Button]], *,
                          then: Callable[[], None] | None = None) -> None:
         """Post the results below the final table (after its last edit), once; then ``then()``
         (the next game of a series shows its table below the results)."""
         async def job() -> None:
-            await self.jobs.settled(("table", game.id))
+            await self._settled(game)
             if game.results_msg is None:
                 markup = keyboard.markup(game.short_id, None, rows)
                 sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id)
