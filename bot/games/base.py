@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
+from engines import registry
 from bot.i18n import t
 from bot.keyboard import Button
 from bot.refusals import Refused
 from bot.store import Game
+from bot.texts import game_name
 
 
 def isolate(name: str) -> str:
@@ -59,6 +61,35 @@ def fit_caption(head: list[str], story: list[str], tail: list[str], *, max_story
 def image_key(*parts: object) -> str:
     """A short key of everything a picture depends on (equal keys: the picture is unchanged)."""
     return hashlib.sha1(repr(parts).encode()).hexdigest()
+
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def medal(place: int) -> str:
+    """🥇 🥈 🥉 for the first three places, then "4."."""
+    return MEDALS.get(place, f"{place}.")
+
+
+def cancelled(ctx: "Ctx") -> bool:
+    """The game was cancelled (or closed): its table says so instead of asking for a move."""
+    return str(getattr(ctx.game, "status", "")) == "cancelled"
+
+
+def cancelled_line(lang: str) -> str:
+    """The last line of a cancelled game's table, in place of the prompt."""
+    return t(lang, "🚫 This game was cancelled.")
+
+
+def place_words(lang: str, place: int, places: list[int]) -> str:
+    """One seat's place for its private result: "you won", "you share first place",
+    "place 2 of 3", "you share place 2 of 4" (``places`` of every seat or team)."""
+    shared = places.count(place) > 1
+    if place == 1:
+        return t(lang, "you share first place") if shared else t(lang, "you won")
+    if shared:
+        return t(lang, "you share place {place} of {n}", place=place, n=len(places))
+    return t(lang, "place {place} of {n}", place=place, n=len(places))
 
 
 @dataclass
@@ -196,6 +227,18 @@ class GameUI:
 
     def results(self, ctx: Ctx) -> str:
         raise NotImplementedError
+
+    def private_result(self, ctx: Ctx, seat: int) -> str | None:
+        """The seat's own result in one short HTML line for its private chat, once the game is
+        over: medal, the game, the place ("you won", "place 2 of 3"), the score and what decided
+        it (a tie-break only where one was needed). None while the game runs, after a cancel,
+        and for games with no result to tell."""
+        return None
+
+    def private_line(self, ctx: Ctx, place: int, places: list[int], detail: str) -> str:
+        """"🥈 <b>Cones</b>: place 2 of 3 · 5 piles of 🟠 orange": the shape of every private result."""
+        title = game_name(registry.info(self.kind), ctx.lang)
+        return f"{medal(place)} <b>{title}</b>: {place_words(ctx.lang, place, places)} · {detail}"
 
     def rules(self, lang: str) -> str:
         raise NotImplementedError

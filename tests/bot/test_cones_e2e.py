@@ -41,6 +41,7 @@ async def play_cones(fake, runner, players: int, seed: int):
     by_id = {p.id: p for p in people}
     rng = random.Random(seed)
     goal_answers = []
+    closed_answers: list[str] = []
     presses = 0
     while game.status == "running":
         state = (await runner.state(game.id))
@@ -56,6 +57,14 @@ async def play_cones(fake, runner, players: int, seed: int):
         table = fake.message(GROUP, game.table_msg)
         piles = [b for b in buttons(table) if b["text"].isdigit()]
         assert piles, "a colour in the supply always has a legal pile"
+        closed = [b for b in buttons(table) if b["text"].startswith("🚫")]
+        # Every pile is on the keyboard: the open ones by number, the others marked 🚫.
+        assert len(piles) + len(closed) == len(cones.view(state, None)["piles"])
+        if closed and presses % 9 == 1:  # a closed pile explains itself and changes nothing
+            answer = await mover.press(GROUP, table.message_id, rng.choice(closed)["callback_data"])
+            assert answer.get("show_alert") and "🚫" in answer["text"], answer
+            assert cones.turn(await runner.state(game.id)) == cones.turn(state)
+            closed_answers.append(answer["text"])
         if presses % 11 == 3:  # a change of mind: Back to the colours, then choose again
             await mover.press(GROUP, table.message_id, button_data(table, text="◀"))
             table = fake.message(GROUP, game.table_msg)
@@ -64,9 +73,24 @@ async def play_cones(fake, runner, players: int, seed: int):
             await mover.press(GROUP, table.message_id, rng.choice(again)["callback_data"])
             table = fake.message(GROUP, game.table_msg)
             piles = [b for b in buttons(table) if b["text"].isdigit()]
-        answer = await mover.press(GROUP, table.message_id, rng.choice(piles)["callback_data"])
+        pile = rng.choice(piles)
+        answer = await mover.press(GROUP, table.message_id, pile["callback_data"])
         assert not answer.get("show_alert"), answer
+        # The pile is only chosen: the preview asks to confirm; nothing is played yet.
+        assert cones.turn(await runner.state(game.id)) == cones.turn(state)
+        table = fake.message(GROUP, game.table_msg)
+        assert f"pile {pile['text']}" in table.caption or f"башню {pile['text']}" in table.caption, table.caption
+        if presses % 13 == 6:  # back from the preview to the piles of the same colour, then on
+            await mover.press(GROUP, table.message_id, button_data(table, text="◀"))
+            table = fake.message(GROUP, game.table_msg)
+            assert [b["text"] for b in buttons(table) if b["text"].isdigit()] == [b["text"] for b in piles]
+            await mover.press(GROUP, table.message_id, pile["callback_data"])
+            table = fake.message(GROUP, game.table_msg)
+        answer = await mover.press(GROUP, table.message_id, button_data(table, text="✅"))
+        assert not answer.get("show_alert"), answer
+        assert cones.turn(await runner.state(game.id)) == cones.turn(state) + 1
         presses += 1
+    assert closed_answers, "some pile was closed at some point and told why"
     return game, people, goals, goal_answers
 
 
@@ -111,3 +135,37 @@ async def test_a_whole_game_keeps_every_goal_secret_until_the_end(fake, runner, 
     assert "🥇" in results.text
     table = fake.message(GROUP, game.table_msg)
     assert not [b for b in buttons(table) if "callback_data" in b]
+
+
+def test_results_show_tie_break_figures_only_where_they_decided():
+    """Piles always; piles with chips and the tallest pile only for players level on piles."""
+    from types import SimpleNamespace
+
+    from bot.games.base import Ctx
+    from bot.games.cones import UI
+    from bot.store import Seat
+    from engines.base import options_from_dict
+    ui = UI()
+    seen = {"chips": 0, "plain": 0}
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = cones.setup(4, options_from_dict(cones.Options, {}), seed)
+        while cones.current_player(state) is not None:
+            seat = cones.current_player(state)
+            state, _ = cones.apply(state, seat, rng.choice(cones.legal_actions(state, seat)))
+        game = SimpleNamespace(seats=[Seat(i, i + 1, n) for i, n in enumerate(NAMES)], last_events=[],
+                               short_id="z9", status="finished", kind="cones")
+        ctx = Ctx(game=game, eng=cones, state=state, lang="en", bot_username="tablebot")
+        text = ui.results(ctx)
+        scores = cones.outcome(state).scores
+        level = any(a["piles"] == b["piles"] for i, a in enumerate(scores) for b in scores[i + 1:])
+        assert text.split("\n")[1].startswith("🏆"), text  # what decided comes first
+        if not level:
+            assert "with chips" not in text and "tallest" not in text, text
+            seen["plain"] += 1
+        elif "with chips decide" in text or "tallest pile decides" in text:
+            seen["chips"] += 1
+        for s in range(4):
+            line = ui.private_result(ctx, s)
+            assert line.startswith(("🥇", "🥈", "🥉", "4.")) and "Cones" in line and "pile" in line
+    assert seen["plain"] and seen["chips"], seen

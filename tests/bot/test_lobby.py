@@ -144,10 +144,12 @@ async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
     assert answer["show_alert"] and EMOJI[own] in answer["text"]
     others = {cones.view((await runner.state(game.id)), s)["goal"] for s in range(2)} - {own}
     assert not any(EMOJI[o] in answer["text"] for o in others)
-    # The mover plays: colour, then a pile; the old colour button is then stale.
+    # The mover plays: colour, pile, ✅ on the preview; the old buttons are then stale.
     await mover.press(GROUP, table.message_id, colour_data)
     table = fake.message(GROUP, game.table_msg)
-    pile_data = next(b["callback_data"] for b in buttons(table) if b["text"].isdigit())
+    await mover.press(GROUP, table.message_id, next(b["callback_data"] for b in buttons(table) if b["text"].isdigit()))
+    table = fake.message(GROUP, game.table_msg)
+    pile_data = button_data(table, text="✅")
     answer = await mover.press(GROUP, table.message_id, pile_data)
     assert not answer.get("show_alert") and answer["text"].startswith("✓ ") and mover.name in answer["text"]
     assert cones.turn((await runner.state(game.id))) == 1
