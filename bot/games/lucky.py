@@ -10,12 +10,29 @@ from render import lucky as drawing
 from functools import partial
 
 from render.common import picture_of
-from bot.games.base import Ctx, GameUI, View, image_key
-from bot.games.colours import colour
+from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key, medal
+from bot.games.colours import EMOJI, colour
 from bot.i18n import nt, t
 from bot.keyboard import Button
+from bot.texts import option_label
 
 QUIET = {"CentreRefilled", "TurnPassed"}
+
+# "2 blue" with the noun agreeing (Russian: 1 синий, 2 синих, 5 синих): literal calls, so that
+# the catalogue extraction sees every pair.
+_COUNTED = {
+    "red": lambda lang, n: nt(lang, "{n} red", "{n} red", n),
+    "orange": lambda lang, n: nt(lang, "{n} orange", "{n} orange", n),
+    "yellow": lambda lang, n: nt(lang, "{n} yellow", "{n} yellow", n),
+    "green": lambda lang, n: nt(lang, "{n} green", "{n} green", n),
+    "blue": lambda lang, n: nt(lang, "{n} blue", "{n} blue", n),
+    "purple": lambda lang, n: nt(lang, "{n} purple", "{n} purple", n),
+}
+
+
+def tokens_text(counts, lang: str) -> str:
+    """"🔵 2 blue, 🔴 1 red" for [(colour, n), ...]."""
+    return ", ".join(f"{EMOJI[c]} {_COUNTED[c](lang, n)}" for c, n in counts)
 
 
 class UI(GameUI):
@@ -23,29 +40,33 @@ class UI(GameUI):
 
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()
-        lines = [t(ctx.lang, "🎲 <b>Totally Genial</b> · goal: {target} of each colour", target=view["target"])]
+        lang = ctx.lang
+        lines = [t(lang, "🎲 <b>Totally Genial</b> · goal: {target} of each colour", target=view["target"])]
         story = self.story(ctx, ctx.game.last_events)
         lines += story[-4:]
         rows: list[list[Button]] = []
         current = view["current"]
-        if current is not None:
-            prompt = t(ctx.lang, "Now: {name}", name=ctx.mention(current))
+        if cancelled(ctx):
+            lines.append(cancelled_line(lang))
+        elif current is not None:
+            prompt = t(lang, "Now: {name}", name=ctx.mention(current))
             if view["bonus"]:
-                prompt += " " + t(ctx.lang, "(bonus turn)")
+                prompt += " " + t(lang, "(bonus turn)")
+            if view["can_bank"]:  # the one place that asks: the story only tells what happened
+                prompt += " · " + t(lang, "draw again or bank?")
             lines.append(prompt)
             first = []
             if view["can_draw"]:
-                first.append(Button(t(ctx.lang, "🎲 Draw"), "draw"))
+                first.append(Button(t(lang, "🎲 Draw"), "draw"))
             if view["can_bank"]:
-                first.append(Button(t(ctx.lang, "💰 Bank"), "bank"))
+                first.append(Button(t(lang, "💰 Bank"), "bank"))
             rows.append(first)
             if view["take"]:
-                rows.append([Button(t(ctx.lang, "✋ Take {colour}", colour=colour(view["take"], ctx.lang)),
+                rows.append([Button(t(lang, "✋ Take {colour}", colour=colour(view["take"], lang)),
                                     f"take-{view['take']}")])
         else:
-            lines.append(t(ctx.lang, "Game over."))
+            lines.append(t(lang, "Game over."))
         names = ctx.plain_names
-        lang = ctx.lang
         last = ctx.game.last_events[-6:]
         key = image_key("lucky", view, names, lang, [e for e in last if e["kind"] == "Drew"][-1:])
         return View("\n".join(lines), rows,
@@ -63,7 +84,7 @@ class UI(GameUI):
                 who = ctx.name(e["seat"])
                 c = colour(e["colour"], lang)
                 if e["result"] == engine.SUCCESS:
-                    out.append(t(lang, "{name} drew {colour}: match! Draw again or bank?", name=who, colour=c))
+                    out.append(t(lang, "{name} drew {colour}: match!", name=who, colour=c))
                 elif e["result"] == engine.BUST_NO_MATCH:
                     out.append(t(lang, "{name} drew {colour}: not in the centre. Bust!", name=who, colour=c) + " "
                                + nt(lang, "{n} token goes to the centre.", "{n} tokens go to the centre.",
@@ -73,10 +94,10 @@ class UI(GameUI):
                                + nt(lang, "{n} token goes to the centre.", "{n} tokens go to the centre.",
                                     e["to_centre"]))
             elif kind == "Banked":
-                gained = ", ".join(f"{n} {colour(c, lang)}" for c, n in e["gained"])
+                gained = tokens_text(e["gained"], lang)
                 line = t(lang, "{name} banked {tokens}.", name=ctx.name(e["seat"]), tokens=gained)
                 if e["returned"]:
-                    back = ", ".join(f"{n} {colour(c, lang)}" for c, n in e["returned"])
+                    back = tokens_text(e["returned"], lang)
                     line += " " + t(lang, "Over the limit, back to the reserve: {tokens}.", tokens=back)
                 out.append(line)
             elif kind == "Took":
@@ -93,54 +114,92 @@ class UI(GameUI):
                               "The reserve ran out: {n} tokens from the centre went back into it.",
                               e["returned"]))
             elif kind == "GameEnded":
-                out.append(self._end_reason(lang, e["reason"]))
+                out.append(self._end_reason(ctx, e["reason"], e["winners"]))
         return out
 
     @staticmethod
-    def _end_reason(lang: str, reason: str) -> str:
-        if reason == engine.REASON_COMPLETED:
-            return t(lang, "🏆 Someone has every colour complete!")
+    def _end_reason(ctx: Ctx, reason: str, winners) -> str:
+        lang = ctx.lang
+        if reason == engine.REASON_COMPLETED and winners:
+            return t(lang, "🏆 {name} has every colour complete and wins!",
+                     name=", ".join(ctx.name(s) for s in winners))
         if reason == engine.REASON_STALL:
             return t(lang, "Nobody's collection grew for 20 rounds: the game ends.")
         return t(lang, "The reserve is empty: the game ends.")
 
-    def results(self, ctx: Ctx) -> str:
-        view = ctx.public_view()
-        lang = ctx.lang
+    @staticmethod
+    def _ranking(view: dict) -> tuple[list[int], list[int], dict[int, list[int]]]:
+        """Places (every seat), seats best first, and each seat's counts weakest first."""
         places = view["places"] or [1] * view["players"]
         order = sorted(range(view["players"]), key=lambda s: (places[s], s))
         vectors = {s: sorted(view["collections"][s].values()) for s in order}
-        lines = [t(lang, "🏁 <b>Totally Genial</b>: results"), self._end_reason(lang, view["reason"] or ""), ""]
+        return places, order, vectors
+
+    @staticmethod
+    def _decider(vectors: dict[int, list[int]], a: int, b: int) -> int | None:
+        """Where the next-weakest comparison broke a tie on the weakest colour between two
+        seats: the index of the first count that differs (None: no tie, or a full tie)."""
+        va, vb = vectors[a], vectors[b]
+        if va[0] != vb[0] or va == vb:
+            return None
+        return next(k for k in range(len(va)) if va[k] != vb[k])
+
+    def results(self, ctx: Ctx) -> str:
+        view = ctx.public_view()
+        lang = ctx.lang
+        places, order, vectors = self._ranking(view)
+        lines = [t(lang, "🏁 <b>Totally Genial</b>: results"),
+                 self._end_reason(ctx, view["reason"] or "", view["winners"])]
+        if view["reason"] != engine.REASON_COMPLETED:
+            lines.append(t(lang, "Places go by the weakest colour."))
+        elif view["players"] > 2:
+            lines.append(t(lang, "The others are placed by their weakest colour."))
+        lines.append("")
         for s in order:
-            weakest = view["weakest"][s]
             low = vectors[s][0]
             if low >= view["target"]:
                 detail = t(lang, "all six colours complete")
             else:
-                detail = t(lang, "weakest: {n} ({colours}); sorted: {all}", n=low,
-                           colours=", ".join(colour(c, lang) for c in weakest),
-                           all=" ".join(str(v) for v in vectors[s]))
-            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(places[s], f"{places[s]}.")
-            lines.append(f"{medal} {ctx.name(s)}: {detail}")
-        # Explain every tie on the weakest colour that the next colours broke.
+                detail = t(lang, "weakest colour {n} ({colours})", n=low,
+                           colours=", ".join(colour(c, lang) for c in view["weakest"][s]))
+            lines.append(f"{medal(places[s])} {ctx.name(s)}: {detail}")
+        # Only where the weakest colour tied: what the next colours decided.
         for a, b in zip(order, order[1:]):
-            va, vb = vectors[a], vectors[b]
-            if va[0] == vb[0] and va != vb:
-                i = next(k for k in range(6) if va[k] != vb[k])
+            i = self._decider(vectors, a, b)
+            if i is not None:
                 lines.append(t(lang, "{a} is ahead of {b}: both have {low} at the weakest, then {x} against {y}.",
-                               a=ctx.name(a), b=ctx.name(b), low=va[0], x=va[i], y=vb[i]))
-            elif va == vb:
+                               a=ctx.name(a), b=ctx.name(b), low=vectors[a][0], x=vectors[a][i], y=vectors[b][i]))
+            elif vectors[a] == vectors[b]:
                 lines.append(t(lang, "{a} and {b} tie exactly and share the place.", a=ctx.name(a), b=ctx.name(b)))
         return "\n".join(lines)
 
+    def private_result(self, ctx: Ctx, seat: int) -> str | None:
+        view = ctx.public_view()
+        if not view["over"] or cancelled(ctx):
+            return None
+        lang = ctx.lang
+        places, order, vectors = self._ranking(view)
+        low = vectors[seat][0]
+        if low >= view["target"]:
+            detail = t(lang, "all six colours complete")
+        else:
+            detail = t(lang, "weakest colour {n}", n=low)
+            k = order.index(seat)
+            for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
+                i = self._decider(vectors, seat, other)
+                if i is not None:
+                    detail += "; " + t(lang, "tied with {name} at the weakest, the next colour decided: {x} against {y}",
+                                       name=ctx.name(other), x=vectors[seat][i], y=vectors[other][i])
+        return self.private_line(ctx, places[seat], places, detail)
+
     def rules(self, lang: str) -> str:
-        return t(lang, LUCKY_RULES)
+        return t(lang, LUCKY_RULES, seven_for_three=option_label("seven_for_three", lang))
 
 
 LUCKY_RULES = (
     "<b>Totally Genial</b> (2-4 players)\n"
     "126 tokens, 21 of each of six colours, lie face down in the reserve; 3 are face up in the centre. "
-    "Goal per colour: 7 with 2 players, 6 with 3 (option: 7), 5 with 4.\n"
+    "Goal per colour: 7 with 2 players, 6 with 3 (7 with the option «{seven_for_three}»), 5 with 4.\n"
     "At the start of every turn the centre is refilled to 3.\n"
     "• <b>Draw</b>: reveal a token into your zone. A match (the centre has that colour, your zone does not) "
     "lets you draw again or bank. No match, or a colour already in your zone: bust, the whole zone goes to "

@@ -35,6 +35,8 @@ async def play_by_buttons(fake, runner, players, rng, *, max_presses=3000, stop_
         if game.status != "running":
             return presses
         table = fake.message(GROUP, game.table_msg)
+        # The caption asks once, for the current state only (not after every earlier draw).
+        assert (table.caption or "").lower().count("draw again or bank") <= 1, table.caption
         seat = lucky.current_player((await runner.state(game.id)))
         actor = by_id[game.seats[seat].user_id]
         datas = [b["callback_data"] for b in buttons(table) if "callback_data" in b]
@@ -70,6 +72,13 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
     assert game.status == "finished"
     results = fake.message(GROUP, game.results_msg)
     assert "results" in results.text
+    # What decided the game, with the winner's name when someone completed every colour.
+    state = await runner2.state(game.id)
+    if state.ended == lucky.REASON_COMPLETED:
+        winner = lucky.outcome(state).winners[0]
+        assert f"{game.seats[winner].name.split()[0]}" in results.text.split("\n")[1], results.text
+    else:
+        assert "weakest colour" in results.text
     # The finished table keeps its picture but has no live buttons.
     assert fake.message(GROUP, game.table_msg).reply_markup in (None, {}) or not [
         b for b in buttons(fake.message(GROUP, game.table_msg)) if "callback_data" in b]
