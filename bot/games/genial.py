@@ -15,15 +15,19 @@ import re
 from functools import partial
 
 from engines import genial as engine
+from engines import registry
 from render import genial as drawing
 from render.common import picture_of
-from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
+from bot.games.base import (
+    Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key,
+)
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
-from bot.games.genial_text import move_error, narrate_events, results_text
+from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
 from bot.i18n import t
 from bot.keyboard import Button
 from bot.refusals import Refused
+from bot.texts import game_name, option_label
 
 MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
 
@@ -49,7 +53,9 @@ class UI(GameUI):
         image = partial(picture_of, drawing.table, view, lang=lang, names=names, highlight=highlight)
         key = image_key("genial-table", view, names, lang, highlight)
         current = view["current"]
-        if current is None:
+        if cancelled(ctx):
+            tail.append(cancelled_line(lang))
+        elif current is None:
             tail.append(t(lang, "Game over."))
         elif solo:
             tail.append(self._tracks_line(view, 0, lang))
@@ -99,8 +105,10 @@ class UI(GameUI):
                 lines[-1] += " " + t(lang, "(shared with {name})", name=ctx.name(partner))
         rows: list[list[Button]] = []
         image, key = rack_image(view, lang)
-        if view["over"]:
-            lines.append(t(lang, "Game over."))
+        if cancelled(ctx):
+            lines.append(cancelled_line(lang))
+        elif view["over"]:
+            lines.append(self.private_result(ctx, seat) or t(lang, "Game over."))
         elif not view["my_turn"]:
             lines.append(t(lang, "Now playing: {name}. I will write when it is your turn.",
                            name=ctx.name(view["current"])))
@@ -157,8 +165,17 @@ class UI(GameUI):
     def results(self, ctx: Ctx) -> str:
         return results_text(ctx)
 
+    def private_result(self, ctx: Ctx, seat: int) -> str | None:
+        if cancelled(ctx) or ctx.public_view()["outcome"] is None:
+            return None
+        place, places, detail = private_detail(ctx, seat)
+        if len(places) == 1:  # solo: a score, no place
+            return f"🏁 <b>{game_name(registry.info(self.kind), ctx.lang)}</b>: {detail}"
+        return self.private_line(ctx, place, places, detail)
+
     def rules(self, lang: str) -> str:
-        return t(lang, GENIAL_RULES)
+        return t(lang, GENIAL_RULES, team=option_label("team", lang),
+                 bonus_from_rack=option_label("bonus_from_rack", lang))
 
     def start_notice(self, ctx: Ctx) -> str:
         if len(ctx.game.seats) <= 1:
@@ -167,7 +184,7 @@ class UI(GameUI):
 
 
 GENIAL_RULES = (
-    "<b>Ingenious</b> (Reiner Knizia; 1-4 players, 2 v 2 teams with the option <code>team</code>)\n"
+    "<b>Ingenious</b> (Reiner Knizia; 1-4 players, or two teams of two with the option «{team}»)\n"
     "The board is a hexagon of hex cells (bigger for 3 and 4 players) with six printed colour symbols. "
     "Each player has a private rack of 6 tiles; a tile covers two touching cells, one colour on each.\n"
     "On your turn place a tile on two empty neighbouring cells. Your first tile must touch a printed "
@@ -175,7 +192,7 @@ GENIAL_RULES = (
     "Each half scores for its colour: look from it along the five other directions and count the cells "
     "of the same colour in a row. Each colour track stops at 18; the excess is lost.\n"
     "«Ingenious!»: a colour reaching 18 gives a bonus placement at once (a tile drawn from the bag; "
-    "option <code>bonus_from_rack</code>: from your rack). All six at 18 wins at once.\n"
+    "with the option «{bonus_from_rack}»: from your rack). All six at 18 wins at once.\n"
     "If your rack has no tile with your lowest colour, you may swap the whole rack. Then refill to 6.\n"
     "The game ends when no two neighbouring cells are empty. Your score is your lowest colour; "
     "ties are broken by the next lowest, and so on.\n"

@@ -35,7 +35,7 @@ from render.common import picture_of
 from bot import keyboard
 from bot.games.base import Ctx, image_key
 from bot.games.colours import EMOJI, colour
-from bot.i18n import t
+from bot.i18n import nt, t
 from bot.keyboard import Button
 
 PER_PAGE = 8
@@ -235,6 +235,11 @@ def _preview_step(view: dict, lang: str, choice: Choice, cand: Candidate) -> Ste
     return Step(lines, rows, pv, image_key("genial-preview", view, action, lang))
 
 
+def lost_text(lang: str, n: int) -> str:
+    """"(2 points lost at the end of the track)"."""
+    return nt(lang, "({n} point lost at the end of the track)", "({n} points lost at the end of the track)", n)
+
+
 def gains_text(points: dict, lang: str) -> str:
     """"🔴 +3 🔵 +2" (a colour that gains nothing is left out; "🎉" for «Ingenious!»)."""
     parts = []
@@ -257,7 +262,7 @@ def points_text(points: dict, lang: str) -> str:
         gained = p.get("gained", 0)
         part = t(lang, "+{n} {colour} (now {total})", n=gained, colour=colour(c, lang), total=p.get("total", 0))
         if p.get("lost"):
-            part += " " + t(lang, "({n} lost at the end of the track)", n=p["lost"])
+            part += " " + lost_text(lang, p["lost"])
         if p.get("bonus"):
             part += " " + t(lang, "«Ingenious!»")
         parts.append(part)

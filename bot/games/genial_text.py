@@ -5,9 +5,9 @@ import html
 
 from engines import genial as engine
 from engines.genial.geometry import ROW_LETTERS
-from bot.games.base import Ctx
+from bot.games.base import Ctx, medal
 from bot.games.colours import EMOJI, colour
-from bot.games.genial_entry import tile_words
+from bot.games.genial_entry import lost_text, tile_words
 from bot.i18n import nt, t
 
 def _names(ctx: Ctx, seats) -> str:
@@ -23,9 +23,11 @@ def narrate_events(ctx: Ctx, events: list[dict]) -> list[str]:
             a, b = e["labels"]
             pts = []
             for p in e["points"]:
+                if not (p["gained"] or p["lost"]):
+                    continue  # a colour that scored nothing is not news
                 part = t(lang, "+{n} {colour}", n=p["gained"], colour=colour(p["colour"], lang))
                 if p["lost"]:
-                    part += " " + t(lang, "({n} lost at the end of the track)", n=p["lost"])
+                    part += " " + lost_text(lang, p["lost"])
                 pts.append(part)
             scored = ", ".join(pts) if any(p["gained"] or p["lost"] for p in e["points"]) \
                 else t(lang, "no points")
@@ -49,7 +51,7 @@ def narrate_events(ctx: Ctx, events: list[dict]) -> list[str]:
                 out.append(nt(lang, "The rack is empty: {n} bonus placement is lost.",
                               "The rack is empty: {n} bonus placements are lost.", e["count"]))
         elif kind == "SwapOffered":
-            out.append(t(lang, "{name} has no tile with their lowest colour ({colours}) and may swap the rack.",
+            out.append(t(lang, "{name}: no tile of the lowest colour ({colours}) in the rack, so a swap is allowed.",
                          name=ctx.name(e["seat"]), colours=", ".join(colour(c, lang) for c in e["lowest"])))
         elif kind == "Swapped":
             out.append(nt(lang, "🔄 {name} swapped the rack: {n} new tile drawn, the old ones went back into the bag.",
@@ -58,7 +60,7 @@ def narrate_events(ctx: Ctx, events: list[dict]) -> list[str]:
         elif kind == "SwapDeclined":
             out.append(t(lang, "{name} kept the rack.", name=ctx.name(e["seat"])))
         elif kind == "Skipped":
-            out.append(t(lang, "{name} has no tiles left and is skipped.", name=ctx.name(e["seat"])))
+            out.append(t(lang, "{name}: no tiles left, the turn is skipped.", name=ctx.name(e["seat"])))
         elif kind == "InstantWin":
             out.append(t(lang, "🏆 {names}: all six colours at the end of the track, an instant win!",
                          names=_names(ctx, e["seats"])))
@@ -111,39 +113,79 @@ def _track(values: dict) -> str:
     return " ".join(f"{EMOJI[c]}{v}" for c, v in values.items())
 
 
-def results_text(ctx: Ctx) -> str:
-    view = ctx.public_view()
-    lang = ctx.lang
+def _standing(view: dict) -> tuple[list[dict], list[int], list[int]]:
+    """Players or teams (holders of a track), their places among holders, holders best first."""
     result = view["outcome"] or {"places": [1] * view["players"], "reason": "", "winners": []}
-    lines = [t(lang, "🏁 <b>Ingenious</b>: results"), end_reason(lang, result["reason"]), ""]
     holders = view["scores"]
-    if view["solo"]:
-        h = holders[0]
-        lines.append(t(lang, "Tracks: {track}", track=_track(h["values"])))
-        lines.append(t(lang, "Your score: {n} (your lowest colour).", n=min(h["values"].values())))
-        return "\n".join(lines)
     seat_place = [result["places"][holder["seats"][0]] for holder in holders]
     # Places among players or teams (a team's two seats share one place).
     places = [1 + sum(1 for q in seat_place if q < p) for p in seat_place]
     order = sorted(range(len(holders)), key=lambda h: (places[h], h))
-    for h in order:
-        holder = holders[h]
-        place = places[h]
-        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"{place}.")
-        lines.append(t(lang, "{medal} {names}: lowest {low}; tracks {track}; sorted: {sorted}",
-                       medal=medal, names=_names(ctx, holder["seats"]), low=holder["sorted"][0],
-                       track=_track(holder["values"]), sorted=" ".join(str(v) for v in holder["sorted"])))
+    return holders, places, order
+
+
+def _decider(va: list[int], vb: list[int]) -> int | None:
+    """Where the next colours broke a tie on the lowest: the first index that differs
+    (None: the lowest differs already, or a full tie)."""
+    if va[0] != vb[0] or va == vb:
+        return None
+    return next(k for k in range(len(va)) if va[k] != vb[k])
+
+
+def results_text(ctx: Ctx) -> str:
+    view = ctx.public_view()
+    lang = ctx.lang
+    result = view["outcome"] or {"places": [1] * view["players"], "reason": "", "winners": []}
+    lines = [t(lang, "🏁 <b>Ingenious</b>: results"), end_reason(lang, result["reason"])]
+    holders = view["scores"]
+    if view["solo"]:
+        h = holders[0]
+        lines.append("")
+        lines.append(t(lang, "Tracks: {track}", track=_track(h["values"])))
+        lines.append(t(lang, "Your score: {n} (your lowest colour).", n=min(h["values"].values())))
+        return "\n".join(lines)
+    holders, places, order = _standing(view)
     instant = result["reason"] == "instant_win"
     if instant:
         lines.append(t(lang, "{names} filled all six tracks and won at once.",
                        names=_names(ctx, result["winners"])))
+    else:
+        lines.append(t(lang, "Places go by the lowest colour."))
+    lines.append("")
+    for h in order:
+        holder = holders[h]
+        lines.append(t(lang, "{medal} {names}: lowest {low} · {track}", medal=medal(places[h]),
+                       names=_names(ctx, holder["seats"]), low=holder["sorted"][0], track=_track(holder["values"])))
+    # Only where the lowest colour tied: what the next colours decided.
     for a, b in zip(order, order[1:]):
         va, vb = holders[a]["sorted"], holders[b]["sorted"]
         na, nb = _names(ctx, holders[a]["seats"]), _names(ctx, holders[b]["seats"])
         if va == vb:
             lines.append(t(lang, "{a} and {b} tie on every colour and share the place.", a=na, b=nb))
-        elif va[0] == vb[0] and not instant:
-            i = next(k for k in range(6) if va[k] != vb[k])
+        elif not instant and (i := _decider(va, vb)) is not None:
             lines.append(t(lang, "{a} rank above {b}: both have {low} at the lowest; the next values decide, "
                                  "{x} against {y}.", a=na, b=nb, low=va[0], x=va[i], y=vb[i]))
     return "\n".join(lines)
+
+
+def private_detail(ctx: Ctx, seat: int) -> tuple[int, list[int], str]:
+    """(place, places of every player or team, what decided) for one seat's private result."""
+    view = ctx.public_view()
+    lang = ctx.lang
+    holders, places, order = _standing(view)
+    h = view["holder_of"][seat] if "holder_of" in view else next(
+        k for k, holder in enumerate(holders) if seat in holder["seats"])
+    mine = holders[h]["sorted"]
+    if view["solo"]:
+        return 1, [1], t(lang, "your score: {n} (your lowest colour)", n=mine[0])
+    if (view["outcome"] or {}).get("reason") == "instant_win" and places[h] == 1:
+        return places[h], places, t(lang, "all six tracks full, an instant win")
+    detail = t(lang, "lowest colour {n}", n=mine[0])
+    k = order.index(h)
+    for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
+        i = _decider(mine, holders[other]["sorted"])
+        if i is not None:
+            detail += "; " + t(lang, "tied at the lowest with {names}, the next colour decided: {x} against {y}",
+                               names=_names(ctx, holders[other]["seats"]), x=mine[i],
+                               y=holders[other]["sorted"][i])
+    return places[h], places, detail

@@ -247,7 +247,7 @@ async def test_two_players_play_a_whole_game_by_buttons_and_typed_moves(fake, ru
     total = await play(fake, runner, game, people, rng)
     assert game.status == "finished"
     results = fake.message(GROUP, game.results_msg).text
-    assert "results" in results and "sorted:" in results and "🥇" in results
+    assert "results" in results and "lowest" in results and "🥇" in results
     assert_racks_private(fake, people)
     assert not [b for b in buttons(fake.message(GROUP, game.table_msg)) if "callback_data" in b]
     assert total["turns"] >= 35
@@ -255,6 +255,9 @@ async def test_two_players_play_a_whole_game_by_buttons_and_typed_moves(fake, ru
     ru = by_id[2]
     ru_dm = fake.message(ru.id, game.seats[game.seat_of(ru.id)].dm_msg)
     assert "Ваша подставка" in ru_dm.caption
+    # The private message of a finished game ends with that player's own result.
+    last = ru_dm.caption.splitlines()[-1]
+    assert "Гениально" in last and ("вы победили" in last or "место" in last), ru_dm.caption
     assert time.monotonic() - started < 90
 
 
