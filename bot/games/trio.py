@@ -19,12 +19,15 @@ from engines import trio as engine
 from render import trio as drawing
 from render.common import picture_of
 from bot import keyboard
-from bot.games.base import Alert, Ctx, GameUI, Reply, View, fit_caption, image_key
+from bot.games.base import (
+    Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key, medal,
+)
 from bot.games.trio_text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )
 from bot.i18n import nt, t
 from bot.keyboard import Button
+from bot.texts import option_label
 
 PER_PAGE = 10
 _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")
@@ -45,7 +48,9 @@ class UI(GameUI):
         rows: list[list[Button]] = []
         current = view["current"]
         tail = []
-        if current is not None:
+        if cancelled(ctx):
+            tail.append(cancelled_line(lang))
+        elif current is not None:
             tail.append(t(lang, "Now: {name}: choose a tile in the private chat.", name=ctx.mention(current)))
             rows.append([Button(t(lang, "🔒 My tiles"), url=ctx.private_link(f"g{ctx.game.short_id}"))])
         else:
@@ -72,8 +77,12 @@ class UI(GameUI):
         view = ctx.seat_view(seat)
         lang = ctx.lang
         hand = view["hand"]
+        if cancelled(ctx):
+            return self._hand_view(ctx, view, cancelled_line(lang))
         if view["over"]:
-            return self._hand_view(ctx, view, t(lang, "🔺 <b>Trio</b>: the game is over, the results are in the group."))
+            mine = self.private_result(ctx, seat)
+            return self._hand_view(ctx, view, "\n".join(
+                [t(lang, "🔺 <b>Trio</b>: the game is over, the results are in the group.")] + ([mine] if mine else [])))
         if view["current"] != seat:
             text = nt(lang, "🔺 <b>Trio</b>: your hand, {n} tile.", "🔺 <b>Trio</b>: your hand, {n} tiles.", len(hand))
             notice = self._own_last_turn(ctx, seat)
@@ -119,8 +128,9 @@ class UI(GameUI):
         playable = view["playable"]
         if not playable:  # the bot draws for the player; shown only for a moment, if at all
             lines[1] = t(lang, "You cannot lay any tile.")
-        buttons = [Button(f"{i + 1}: {tile_text(x)}", f"~t{x}") for i, x in enumerate(view["hand"]) if x in playable]
-        return self._hand_view(ctx, view, "\n".join(lines), keyboard.chunk(buttons, 2), playable)
+        buttons = [Button(f"{i + 1}: {tile_text(x, lang)}", f"~t{x}")
+                   for i, x in enumerate(view["hand"]) if x in playable]
+        return self._hand_view(ctx, view, "\n".join(lines), keyboard.chunk(buttons, 1), playable)
 
     def _placements_view(self, ctx: Ctx, view: dict, tile: int, places: list, page: int) -> View:
         lang = ctx.lang
@@ -129,7 +139,7 @@ class UI(GameUI):
         first = page * PER_PAGE
         numbers = range(first + 1, min(len(places), first + PER_PAGE) + 1)
         text = nt(lang, "🔺 <b>Trio</b>: {tile} fits in {n} place. Tap its number.",
-                  "🔺 <b>Trio</b>: {tile} fits in {n} places. Tap a number.", len(places), tile=tile_text(tile))
+                  "🔺 <b>Trio</b>: {tile} fits in {n} places. Tap a number.", len(places), tile=tile_text(tile, lang))
         if pages > 1:
             text += "\n" + t(lang, "Page {page} of {pages}.", page=page + 1, pages=pages)
         rows = keyboard.chunk([Button(str(k), f"~t{tile}c{k}") for k in numbers], 5)
@@ -152,7 +162,7 @@ class UI(GameUI):
         sets = sets_at(view, tile, a, b)
         text = nt(lang, "🔺 <b>Trio</b>: lay {tile} at place {k}? It forms a set: {sets}.",
                   "🔺 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", len(sets),
-                  tile=tile_text(tile), k=k, sets=sets_text(sets))
+                  tile=tile_text(tile, lang), k=k, sets=sets_text(sets, lang))
         rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(engine.Lay(tile, a, b))),
                  Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}")]]
         public = ctx.public_view()
@@ -183,15 +193,30 @@ class UI(GameUI):
                         names=", ".join(ctx.name(s) for s in winners)))
         lines.append("")
         for s in sorted(range(view["players"]), key=lambda s: (places[s], s)):
-            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(places[s], f"{places[s]}.")
             hand = view["hands"][s]
-            detail = nt(lang, "{n} tile: {tiles}", "{n} tiles: {tiles}", len(hand), tiles=hand_text(hand)) \
+            detail = nt(lang, "{n} tile: {tiles}", "{n} tiles: {tiles}", len(hand), tiles=hand_text(hand, lang)) \
                 if hand else t(lang, "no tiles left")
-            lines.append(f"{medal} {ctx.name(s)}: {detail}")
+            lines.append(f"{medal(places[s])} {ctx.name(s)}: {detail}")
         return "\n".join(lines)
 
+    def private_result(self, ctx: Ctx, seat: int) -> str | None:
+        view = ctx.public_view()
+        if view["outcome"] is None or cancelled(ctx):
+            return None
+        lang = ctx.lang
+        places = view["outcome"]["places"]
+        left = len(view["hands"][seat])
+        if not left:
+            detail = t(lang, "no tiles left")
+        elif view["outcome"]["reason"] == "empty_hand":
+            detail = nt(lang, "{n} tile left in hand", "{n} tiles left in hand", left)
+        else:
+            detail = nt(lang, "{n} tile left in hand (the fewest win)", "{n} tiles left in hand (the fewest win)",
+                        left)
+        return self.private_line(ctx, places[seat], places, detail)
+
     def rules(self, lang: str) -> str:
-        return t(lang, TRIO_RULES)
+        return t(lang, TRIO_RULES, strict_lines=option_label("strict_lines", lang))
 
 
 TRIO_RULES = (
@@ -207,7 +232,7 @@ TRIO_RULES = (
     "• one of its cells touches by an edge a symbol with the rolled colour or shape (that symbol need not "
     "be in the new set);\n"
     "• every line of exactly three symbols through a new symbol is a set (lines of 2 are fine; lines of "
-    "4 or more are allowed and are not sets; option: strict lines forbids them);\n"
+    "4 or more are allowed and are not sets; the option «{strict_lines}» forbids them);\n"
     "• at least one new set of three is formed.\n"
     "If you cannot lay any tile, I draw one from the pool for you (if any) and your turn ends.\n"
     "The first player with no tiles wins. If the pool is empty and a whole round passes with nobody able "

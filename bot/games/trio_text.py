@@ -1,33 +1,46 @@
-"""Trio symbols, tiles and events as caption text (emoji + shape glyphs), in the reader's language.
+"""Trio symbols, tiles and events as caption text, in the reader's language.
 
-A symbol is its colour emoji followed by its shape glyph ("🔴⬢", "🔵●", "🟡★"); a tile is its two
-symbols in the engine's (lo, hi) order joined by "+" ("🔴⬢+🔵★"), so a tile is always written the
-same way wherever it appears.
+A symbol is its colour and shape in words ("red star", «красная звезда»): one thing to read,
+colour-blind safe, where an emoji pair such as "🔴●" read as two circles. A tile is its two
+symbols in the engine's (lo, hi) order joined by "+" ("red hexagon + blue star"), so a tile is
+always written the same way wherever it appears.
 """
 from __future__ import annotations
 
 from engines import trio as engine
 from bot.games.base import Ctx
-from bot.games.colours import EMOJI, colour
+from bot.games.colours import colour
 from bot.i18n import nt, t
 
 GLYPH = {"hexagon": "⬢", "circle": "●", "star": "★"}
 
+# Literal calls, so that the catalogue extraction sees them (Russian agrees colour with shape).
+_SYMBOLS = {
+    "red-hexagon": lambda lang: t(lang, "red hexagon"),
+    "red-circle": lambda lang: t(lang, "red circle"),
+    "red-star": lambda lang: t(lang, "red star"),
+    "blue-hexagon": lambda lang: t(lang, "blue hexagon"),
+    "blue-circle": lambda lang: t(lang, "blue circle"),
+    "blue-star": lambda lang: t(lang, "blue star"),
+    "yellow-hexagon": lambda lang: t(lang, "yellow hexagon"),
+    "yellow-circle": lambda lang: t(lang, "yellow circle"),
+    "yellow-star": lambda lang: t(lang, "yellow star"),
+}
 
-def sym_text(name: str) -> str:
-    """"🔴⬢" for "red-hexagon"."""
-    col, shape = name.split("-")
-    return EMOJI[col] + GLYPH[shape]
+
+def sym_text(name: str, lang: str) -> str:
+    """"red hexagon" for "red-hexagon"."""
+    return _SYMBOLS[name](lang)
 
 
-def tile_text(tile: int) -> str:
-    """"🔴⬢+🔵★" for a tile id (lo symbol first)."""
+def tile_text(tile: int, lang: str) -> str:
+    """"red hexagon + blue star" for a tile id (lo symbol first)."""
     lo, hi = engine.tile_symbols(tile)
-    return f"{sym_text(lo)}+{sym_text(hi)}"
+    return f"{sym_text(lo, lang)} + {sym_text(hi, lang)}"
 
 
-def hand_text(tiles) -> str:
-    return ", ".join(tile_text(x) for x in tiles)
+def hand_text(tiles, lang: str) -> str:
+    return "; ".join(tile_text(x, lang) for x in tiles)
 
 
 def shape_name(shape: str, lang: str) -> str:
@@ -41,9 +54,9 @@ def face_text(face: str, lang: str) -> str:
     return colour(face, lang)
 
 
-def sets_text(sets) -> str:
-    """Sets (each three symbol names) as "🔴⬢ 🔵⬢ 🟡⬢; ..."."""
-    return "; ".join(" ".join(sym_text(s) for s in three) for three in sets)
+def sets_text(sets, lang: str) -> str:
+    """Sets (each three symbol names) as "red hexagon, blue hexagon, yellow hexagon; ..."."""
+    return "; ".join(", ".join(sym_text(s, lang) for s in three) for three in sets)
 
 
 def sets_at(view: dict, tile: int, cell_a, cell_b) -> list[list[str]]:
@@ -72,7 +85,7 @@ def narrate(ctx: Ctx, events: list[dict]) -> list[str]:
             n = len(e["sets"])
             line = nt(lang, "{name} laid {tile} and formed a set: {sets}.",
                       "{name} laid {tile} and formed {n} sets: {sets}.", n,
-                      name=ctx.name(e["seat"]), tile=tile_text(e["tile"]), sets=sets_text(e["sets"]))
+                      name=ctx.name(e["seat"]), tile=tile_text(e["tile"], lang), sets=sets_text(e["sets"], lang))
             if e["hand_size"]:
                 line += " " + nt(lang, "{n} tile left in hand.", "{n} tiles left in hand.", e["hand_size"])
             out.append(line)

@@ -12,7 +12,13 @@ from tests.bot.harness import Player, buttons
 
 GROUP = -100700
 NAMES = ["Anna", "Борис", "<i>Clara</i>", "Dan 🎲"]
-ALL_TILES = {x: tile_text(x) for x in range(36)}
+ALL_TILES = {x: tile_text(x, "en") for x in range(36)}
+# A tile as either language writes it: a hand must not leak in Russian either.
+TILE_WORDS = {x: (tile_text(x, "en"), tile_text(x, "ru")) for x in range(36)}
+
+
+def names_tile(text: str, x: int) -> bool:
+    return any(words in text for words in TILE_WORDS[x])
 
 
 def action_of(data: str) -> str:
@@ -88,7 +94,7 @@ class Watch:
                 if hands is not None and "results" not in text:
                     for tiles in hands.values():
                         for x in tiles:
-                            assert ALL_TILES[x] not in text, f"the group saw {ALL_TILES[x]}, still in a hand: {text}"
+                            assert not names_tile(text, x), f"the group saw {ALL_TILES[x]}, still in a hand: {text}"
             elif chat is not None and chat > 0:
                 if photo is not None:
                     self.private_photos.add(photo)
@@ -96,7 +102,7 @@ class Watch:
                     for owner, tiles in hands.items():
                         if owner != chat:
                             for x in tiles:
-                                assert ALL_TILES[x] not in text, f"user {chat} saw {owner}'s {ALL_TILES[x]}"
+                                assert not names_tile(text, x), f"user {chat} saw {owner}'s {ALL_TILES[x]}"
 
     def check_answer(self, user_id: int, answer: dict, game) -> None:
         """A pop-up may name tiles on the board (a move's toast), never one in another's hand."""
@@ -105,7 +111,7 @@ class Watch:
             for owner, tiles in self.hands(game).items():
                 if owner != user_id:
                     for x in tiles:
-                        assert ALL_TILES[x] not in text, f"user {user_id} was told {owner}'s {ALL_TILES[x]}: {text}"
+                        assert not names_tile(text, x), f"user {user_id} was told {owner}'s {ALL_TILES[x]}: {text}"
         self.answers.append((user_id, answer))
 
 
@@ -398,3 +404,15 @@ async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, r
     drew = caption.index(f"{first} cannot lay a tile and draws one")
     assert rolled < drew, caption
     assert face_text(face, "en") in caption[rolled:drew]
+
+
+def test_a_symbol_reads_as_one_thing_in_both_languages():
+    """"red star", «красная звезда»: a colour word agreeing with its shape, never an emoji pair
+    ("🔴●" read as two circles); every symbol and every tile has a text of its own."""
+    from bot.games.trio_text import sym_text
+    for lang in ("en", "ru"):
+        symbols = [sym_text(name, lang) for name in trio.SYMBOLS]
+        assert len(set(symbols)) == 9 and all(len(s.split()) == 2 for s in symbols), symbols
+        assert len({tile_text(x, lang) for x in range(36)}) == 36
+    assert sym_text("red-star", "ru") == "красная звезда" and sym_text("blue-circle", "ru") == "синий круг"
+    assert tile_text(0, "en").count(" + ") == 1
