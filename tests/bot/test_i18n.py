@@ -92,3 +92,143 @@ def test_unknown_language_falls_back_to_english():
 def test_language_codes_map_to_catalogues(code, lang):
     from bot.i18n import normalize_lang
     assert normalize_lang(code) == lang
+
+
+# ---- every plural form, one translation per msgid, no raw option keys ------------------------
+
+LOCALES = ROOT / "locales" / "ru" / "LC_MESSAGES"
+
+
+def russian_catalogues():
+    from babel.messages.pofile import read_po
+    out = {}
+    for path in sorted(LOCALES.glob("*.po")):
+        with path.open("rb") as fh:
+            out[path.name] = read_po(fh, locale="ru")
+    return out
+
+
+def test_every_plural_message_has_all_three_russian_forms():
+    """Russian needs three forms (1 жетон, 2 жетона, 5 жетонов): an entry with a form missing
+    would silently fall back to English, so every plural entry and every nt() call must have all three."""
+    problems = []
+    plural_entries = {}
+    for name, cat in russian_catalogues().items():
+        assert cat.num_plurals == 3, name
+        for message in cat:
+            if isinstance(message.id, tuple):
+                forms = list(message.string)
+                plural_entries[tuple(message.id[:2])] = forms
+                if len(forms) != 3 or not all(forms) or message.fuzzy:
+                    problems.append(f"{name}: {message.id[0]!r} has forms {forms}")
+    for message, where in used_messages():
+        if isinstance(message, tuple) and tuple(message[:2]) not in plural_entries:
+            problems.append(f"{where}: nt({message[0]!r}, ...) has no Russian plural entry")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_message_in_several_catalogues_has_one_translation():
+    """The adapters share a few texts (bot/games/base.py) that each game catalogue carries: they must agree."""
+    seen: dict[object, tuple[str, object]] = {}
+    clashes = []
+    for name, cat in russian_catalogues().items():
+        for message in cat:
+            if not message.id:
+                continue
+            key = message.id if isinstance(message.id, str) else tuple(message.id)
+            if key in seen and seen[key][1] != message.string:
+                clashes.append(f"{key!r}: {seen[key][0]} and {name} differ")
+            seen.setdefault(key, (name, message.string))
+    assert not clashes, "\n".join(clashes)
+
+
+def _sample_games():
+    """(kind, options, players) covering every option of every game, each switched on once."""
+    from engines import registry
+    out = []
+    for info in registry.all_infos():
+        out.append((info.id, {}, info.min_players + 1 if info.max_players > info.min_players else info.min_players))
+        for opt in info.options:
+            if opt.kind != "bool":
+                continue
+            players = (opt.players or (info.min_players,))[-1]
+            out.append((info.id, {opt.key: True}, max(players, info.min_players)))
+    return out
+
+
+def _texts_people_read(lang: str) -> list[tuple[str, str]]:
+    """(where, text) for the texts a person reads in one language: rules, option labels and hints,
+    the narration of whole sample games, tables along the way, results and private results."""
+    import random
+    from types import SimpleNamespace
+
+    from bot.games import adapter_for
+    from bot.games.base import Ctx
+    from bot.store import Seat
+    from bot.texts import option_hint, option_label
+    from engines import registry
+    from engines.base import event_dict, options_from_dict
+
+    texts = []
+    for info in registry.all_infos():
+        texts.append((f"{info.id} rules", adapter_for(info.id).rules(lang)))
+        for opt in info.options:
+            texts.append((f"{info.id} option {opt.key}", option_label(opt.key, lang) + " " + option_hint(opt.key, lang)))
+    for kind, options, players in _sample_games():
+        eng, ui = registry.engine(kind), adapter_for(kind)
+        state = eng.setup(players, options_from_dict(eng.Options, options), 7)
+        rng = random.Random(7)
+        seats = [Seat(i, i + 1, name) for i, name in enumerate(["Анна", "Bob", "Дима", "Clara"][:players])]
+        game = SimpleNamespace(seats=seats, last_events=[], short_id="z9", status="running", kind=kind)
+
+        def ctx():
+            return Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="tablebot")
+        where = f"{kind} {options or ''}"
+        moves = 0
+        while eng.current_player(state) is not None:
+            seat = eng.current_player(state)
+            state, new = eng.apply(state, seat, rng.choice(eng.legal_actions(state, seat)))
+            game.last_events = [event_dict(e) for e in new]
+            texts += [(f"{where} narration", line) for line in ui.story(ctx(), game.last_events)]
+            if moves % 10 == 0:
+                texts.append((f"{where} table", ui.table(ctx()).text))
+                private = ui.private(ctx(), eng.current_player(state) or 0) if eng.current_player(state) is not None else None
+                if private is not None:
+                    texts.append((f"{where} private", private.text))
+            moves += 1
+        game.status = "finished"
+        texts.append((f"{where} results", ui.results(ctx())))
+        texts += [(f"{where} private result", ui.private_result(ctx(), s) or "") for s in range(players)]
+    return texts
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_raw_option_key_reaches_a_text_people_read(lang):
+    """Options are named by their lobby labels («Not the same pile»), never by their keys
+    (``no_same_pile``): keys with an underscore nowhere, and in Russian no key at all."""
+    from engines import registry
+    keys = sorted({opt.key for info in registry.all_infos() for opt in info.options})
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in keys
+                                          if lang == "ru" or "_" in k) + r")\b")
+    leaks = [f"{where}: {m.group(0)!r} in {text[:120]!r}" for where, text in _texts_people_read(lang)
+             for m in [pattern.search(text)] if m]
+    assert not leaks, "\n".join(leaks)
+
+
+def test_a_cancelled_game_says_so_and_asks_nothing():
+    from types import SimpleNamespace
+
+    from bot.games import adapter_for
+    from bot.games.base import Ctx
+    from bot.store import Seat
+    from engines import registry
+    for info in registry.all_infos():
+        eng, ui = registry.engine(info.id), adapter_for(info.id)
+        for lang, words in (("en", "This game was cancelled."), ("ru", "Игра отменена")):
+            game = SimpleNamespace(seats=[Seat(i, i + 1, f"P{i}") for i in range(2)], last_events=[],
+                                   short_id="z9", status="cancelled", kind=info.id)
+            ctx = Ctx(game=game, eng=eng, state=eng.setup(2, None, 1), lang=lang, bot_username="tablebot")
+            view = ui.table(ctx)
+            assert view.text.endswith(words) or view.text.endswith(words + "."), view.text
+            assert not [b for row in view.rows for b in row if b.action], (info.id, view.rows)
+            assert ui.private_result(ctx, 0) is None
