@@ -112,7 +112,7 @@ class Tablebot:
     async def post_init(self, application: Application) -> None:
         await self.store.open()
         username = application.bot.username
-        self.tables = Tables(self.book, self.store, self.messenger, self.people, bot_username=username)
+        self.tables = Tables(self.book, self.store, self.messenger, self.people, self.turns, bot_username=username)
         pings = Pings(self.store, self.messenger, self.people, self.tables)
         self.play = Play(self.book, self.store, self.tables, self.timers, self.turns, self.results,
                          self.people, self.messenger, pings, computer_pause=self.config.computer_pause)
