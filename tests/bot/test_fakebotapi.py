@@ -608,6 +608,25 @@ async def test_json_bodies_and_query_strings_are_understood(fake):
     assert len(fake.violations) == 2
 
 
+async def test_a_request_cut_off_mid_body_is_not_acted_on(fake):
+    """A client killed while uploading (kill -9 in the middle of an edit) leaves half a body:
+    the server neither acts on it nor calls it a bad request."""
+    host, port = fake.base_url.split("//")[1].split("/")[0].split(":")
+    body = (b"--b\r\nContent-Disposition: form-data; name=\"chat_id\"\r\n\r\n"
+            + str(GROUP).encode() + b"\r\n--b\r\nContent-Disposition: form-data; name=\"text\""
+            b"\r\n\r\nhalf")
+    head = (f"POST /bot{fake.token}/sendMessage HTTP/1.1\r\nHost: {host}\r\n"
+            f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {len(body) + 500}"
+            "\r\n\r\n").encode()
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(head + body)
+    await writer.drain()
+    writer.close()
+    assert await reader.read() == b"", "no answer to half a request"
+    await asyncio.sleep(0.2)
+    assert fake.messages(GROUP) == [] and fake.violations == []
+
+
 async def test_application_polling_end_to_end(fake):
     async def echo(update, context):
         await update.message.reply_text(" ".join(context.args) or "echo")

@@ -755,6 +755,9 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         except (ValueError, OSError):
             h.close_connection = True
             return
+        if self._down == "refuse":  # cut off while the body was arriving
+            h.close_connection = True
+            return
         if self._down == "502":
             _respond_bad_gateway(h)
             return
@@ -978,10 +981,19 @@ def _read_body(h: BaseHTTPRequestHandler) -> bytes:
                 while h.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
                     pass
                 return b"".join(chunks)
-            chunks.append(h.rfile.read(size))
+            chunks.append(_read_exactly(h, size))
             h.rfile.readline(65537)
     length = int(h.headers.get("Content-Length") or 0)
-    return h.rfile.read(length) if length else b""
+    return _read_exactly(h, length) if length else b""
+
+
+def _read_exactly(h: BaseHTTPRequestHandler, size: int) -> bytes:
+    """A body cut short (the client hung up or was killed mid-request) is no request at all:
+    a real server never acts on half of one."""
+    data = h.rfile.read(size)
+    if len(data) < size:
+        raise ValueError("the connection closed in the middle of the body")
+    return data
 
 
 def _parse_multipart(body: bytes, content_type: str) -> list[Upload]:
