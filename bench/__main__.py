@@ -8,14 +8,16 @@ import importlib
 import sys
 import time
 
-SECTIONS = ("platform", "lucky", "cones", "genial", "trio")
+# section name -> module ("platform" lives in bench/presses.py: a bench/platform.py would shadow
+# the standard library's platform for ``python bench/bytes.py``)
+SECTIONS = {"platform": "presses", "lucky": "lucky", "cones": "cones", "genial": "genial", "trio": "trio"}
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["arena"]:
         from bench import arena
         return arena.main(argv[1:])
-    if argv[:1] in (["load"], ["fuzz"], ["faults"]):  # long runs with their own arguments
+    if argv[:1] in (["load"], ["fuzz"], ["faults"], ["bytes"]):  # long runs with their own arguments
         module = importlib.import_module(f"bench.{argv[0]}")
         for label, value, unit in module.figures(argv[1:]):
             print(f"{label:<78} {value:>10.2f} {unit}", flush=True)
@@ -23,7 +25,7 @@ def main(argv: list[str]) -> int:
     wanted = [a for a in argv if a in SECTIONS] or list(SECTIONS)
     for name in wanted:
         try:
-            module = importlib.import_module(f"bench.{name}")
+            module = importlib.import_module(f"bench.{SECTIONS[name]}")
         except ImportError as exc:
             print(f"{name}: not available ({exc})")
             continue

@@ -38,7 +38,7 @@ def _playouts(players: int, seconds: float) -> float:
 def figures() -> list[tuple[str, float, str]]:
     from bench.lucky import refresh_figures
     from render import trio as render
-    from render.common import encode_jpeg
+    from render.common import encode_picture
 
     late = _late_state()
     view = trio.view(late, None)
@@ -51,8 +51,8 @@ def figures() -> list[tuple[str, float, str]]:
     places = trio.legal_placements(late, late.current, tile)
     t = time.perf_counter()
     for _ in range(n):
-        encode_jpeg(render.placements(view, tile, places, lang="ru"))
-    rows.append(("trio: draw + JPEG of the placements picture",
+        encode_picture(render.placements(view, tile, places, lang="ru"))
+    rows.append(("trio: draw + encode of the placements picture",
                  round((time.perf_counter() - t) / n * 1000, 1), "ms"))
 
     # legal placements of a 5-tile hand (topped up from the pool) on a fresh, uncached copy

@@ -9,8 +9,8 @@ from PIL import Image, ImageDraw
 
 from render import common
 from render.common import (
-    BACKGROUND, COLOURS, INK, font, font_sizes, min_font, paste_box, paste_flat_symbol, paste_symbol,
-    picture_of, png_of, put_text, smallest_text,
+    BACKGROUND, COLOURS, INK, draw_symbol, encode_jpeg, encode_picture, font, font_sizes, min_font,
+    paste_box, paste_flat_symbol, paste_symbol, picture_of, png_of, put_text, smallest_text,
 )
 
 
@@ -21,18 +21,39 @@ def _card(width: int = 320, height: int = 200, colour: str = "red") -> Image.Ima
     return img
 
 
-def test_picture_of_is_a_jpeg_of_the_drawing_and_png_of_still_works():
+def test_picture_of_is_a_palette_png_that_keeps_flat_colours_and_hues():
     data = picture_of(_card, 333, 222)
-    assert data[:3] == b"\xff\xd8\xff"
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
     back = Image.open(io.BytesIO(data))
-    assert back.format == "JPEG" and back.size == (333, 222)
-    # quality 90: a flat area keeps its colour, the symbol keeps its hue
+    assert back.format == "PNG" and back.mode == "P" and back.size == (333, 222)
     rgb = back.convert("RGB")
-    assert all(abs(a - b) <= 4 for a, b in zip(rgb.getpixel((300, 190)), BACKGROUND))
+    # a flat area keeps its colour exactly enough to be the same colour, the symbol its hue
+    assert all(abs(a - b) <= 6 for a, b in zip(rgb.getpixel((300, 190)), BACKGROUND))
     r, g, b = rgb.getpixel((60, 60))
     assert r > 180 and g < 90 and b < 90
+    # and it is smaller than JPEG q90 of the same picture, which is what it is for
+    assert len(data) < len(encode_jpeg(_card(333, 222)))
     png = png_of(_card, 333, 222)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and Image.open(io.BytesIO(png)).size == (333, 222)
+
+
+def test_a_picture_with_many_colours_keeps_each_of_them_close():
+    """Every symbol (nine colours), their edges on a dark tile and on the background: nothing
+    drifts far."""
+    img = Image.new("RGB", (100 * len(COLOURS), 200), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 100, img.width, 200), fill=(48, 46, 54))
+    for k, colour in enumerate(COLOURS):
+        draw_symbol(draw, colour, 50 + k * 100, 50, 36)
+        draw_symbol(draw, colour, 50 + k * 100, 150, 36)
+    back = Image.open(io.BytesIO(encode_picture(img))).convert("RGB")
+    worst = max(max(abs(a - b) for a, b in zip(img.getpixel((x, y)), back.getpixel((x, y))))
+                for x in range(0, img.width, 3) for y in range(0, 200, 3))
+    assert worst <= 20, worst
+    for k, colour in enumerate(COLOURS):  # where a symbol is its own colour, it still is
+        inside = next((x, y) for x in range(20 + k * 100, 80 + k * 100) for y in range(20, 80)
+                      if img.getpixel((x, y)) == COLOURS[colour])
+        assert all(abs(a - b) <= 12 for a, b in zip(back.getpixel(inside), COLOURS[colour])), colour
 
 
 def test_picture_jobs_pickle_for_the_drawing_process():
