@@ -158,6 +158,10 @@ class UI(GameUI):
         text = t(lang, "🔒 Your secret goal in this game of Cones: {colour}.\n"
                        "Make it the colour of as many piles as you can, without giving it away.",
                  colour=f"<b>{colour(goal, lang)}</b>")
+        if cancelled(ctx):
+            text += "\n" + cancelled_line(lang)
+        elif (mine := self.private_result(ctx, seat)) is not None:
+            text += "\n\n" + mine
         return View(text, [], image=partial(picture_of, drawing.goal, goal, lang=lang),
                     image_key=image_key("cones-goal", goal, lang))
 

@@ -137,6 +137,7 @@ class Player:
         self.runner = runner
         self.id = user_id
         self.name = name
+        self.lang = lang
         fake.add_user(user_id, name, language_code=lang, opened_private=opened_private)
 
     async def say(self, chat_id: int, text: str, **kw) -> None:

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from bot.games.base import place_words
 from bot.games.colours import EMOJI, colour
 from engines import cones
 from tests.bot.harness import Player, button_data, buttons
@@ -133,6 +134,16 @@ async def test_a_whole_game_keeps_every_goal_secret_until_the_end(fake, runner, 
         assert any(p in results.text for p in goal_phrases(goals[person.id]))
     assert "Piles per colour" in results.text
     assert "🥇" in results.text
+    # Each goal message now ends with its owner's own place (in the owner's language).
+    await runner.idle()
+    places = cones.view(await runner.state(game.id), None)["places"]
+    for seat in game.seats:
+        person = next(p for p in people if p.id == seat.user_id)
+        mine = next((m for m in reversed(fake.messages(person.id)) if m.from_bot and m.photo is not None), None)
+        if mine is None:
+            continue  # never opened the private chat
+        assert place_words(person.lang, places[seat.seat], places) in mine.caption, mine.caption
+        assert any(p in mine.caption.splitlines()[-1] for p in goal_phrases(goals[person.id]))
     table = fake.message(GROUP, game.table_msg)
     assert not [b for b in buttons(table) if "callback_data" in b]
 
