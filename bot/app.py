@@ -13,7 +13,9 @@ import collections
 import logging
 from typing import Any, Awaitable
 
-from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram import (
+    BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update,
+)
 from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes,
                           MessageHandler, TypeHandler, filters)
@@ -68,14 +70,26 @@ MENU_START_SECONDS = 3.0  # the start waits this long at most for the first atte
 STOP_DRAIN_SECONDS = 3.0
 STOP_DRAIN_MAX_SECONDS = 4.0
 
-COMMANDS = [
-    ("new", "Start a game: /new lucky, cones, genial or trio"),
-    ("rules", "The rules of a game"),
-    ("board", "Show the table again at the bottom"),
-    ("cancel", "Stop the game here (host or admin)"),
-    ("lang", "Language"),
-    ("notify", "Pings when it is your turn: on or off"),
-    ("help", "How to play with me"),
+# The command menus, by where they show. Every command works wherever it makes sense whatever
+# the menu says; a menu only lists what its reader is likely to need, so that players in a group
+# do not see host-or-admin commands they cannot use, and nobody sees group commands in private.
+_NEW = ("new", "Start a game: /new lucky, cones, genial or trio")
+_BOARD = ("board", "Show the table again at the bottom")
+_RULES = ("rules", "The rules of a game")
+_NOTIFY = ("notify", "Pings when it is your turn: on or off")
+_HELP = ("help", "How to play with me")
+_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"), _RULES, _NOTIFY, _HELP]
+COMMAND_MENUS = [
+    (BotCommandScopeAllPrivateChats(), [_NEW, _BOARD, ("cancel", "Stop your game here"), _RULES,
+                                        ("lang", "Your language"), _NOTIFY, _HELP]),
+    (BotCommandScopeAllGroupChats(), _IN_GROUPS),
+    # Admins see theirs in every group (they also may use what hosts may).
+    (BotCommandScopeAllChatAdministrators(), _IN_GROUPS + [
+        ("cancel", "Stop the game here (host or admin)"),
+        ("away", "A computer plays for whoever keeps everyone waiting (host or admin)"),
+        ("turntimer", "How long a move may take here (admin)"),
+        ("lobbytimeout", "When idle lobbies close (admin)"),
+        ("lang", "The language of this chat (host or admin)")]),
 ]
 
 
@@ -172,13 +186,12 @@ class Tablebot:
         """The command menu in every language and scope (``first`` is resolved after the first
         attempt). What fails is tried again a few times, MENU_RETRY_SECONDS later and then twice
         as long each time; then not until the next start."""
-        wanted = [(lang, scope) for lang in LANGS
-                  for scope in (BotCommandScopeAllGroupChats(), BotCommandScopeAllPrivateChats())]
+        wanted = [(lang, scope, menu) for lang in LANGS for scope, menu in COMMAND_MENUS]
         pause = MENU_RETRY_SECONDS
         for attempt in range(1, MENU_ATTEMPTS + 1):
             while wanted:
-                lang, scope = wanted[0]
-                commands = [(name, t(lang, text)) for name, text in COMMANDS]
+                lang, scope, menu = wanted[0]
+                commands = [(name, t(lang, text)) for name, text in menu]
                 if not await self.messenger.set_commands(commands, scope=scope,
                                                          language_code=None if lang == "en" else lang):
                     break  # Telegram is not taking it now: the rest waits for the next attempt

@@ -40,8 +40,8 @@ def constant_messages():
         except ImportError:
             continue
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
-    from bot.app import COMMANDS
-    out += [text for _, text in COMMANDS]
+    from bot.app import COMMAND_MENUS
+    out += [text for _, menu in COMMAND_MENUS for _, text in menu]
     return out
 
 

@@ -64,8 +64,20 @@ async def test_help_rules_lang_and_command_menus(fake, runner):
     fake.add_group(GROUP, "G", admins=[1])
     anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
     for lang in ("en", "ru"):
-        scope = {"type": "all_group_chats"}
-        assert [c["command"] for c in fake.commands(scope, "" if lang == "en" else lang)][0] == "new"
+        code = "" if lang == "en" else lang
+        in_groups = [c["command"] for c in fake.commands({"type": "all_group_chats"}, code)]
+        for_admins = [c["command"] for c in fake.commands({"type": "all_chat_administrators"}, code)]
+        in_private = [c["command"] for c in fake.commands({"type": "all_private_chats"}, code)]
+        assert in_groups[0] == for_admins[0] == in_private[0] == "new"
+        # Players see what they can use; admins also see what only they (or the host) may do.
+        assert {"cancel", "away", "turntimer", "lobbytimeout", "lang"}.isdisjoint(in_groups)
+        assert {"cancel", "away", "turntimer", "lobbytimeout", "lang"} <= set(for_admins)
+        assert set(in_groups) < set(for_admins)
+        # In private: your own language and game; nothing about groups.
+        assert {"lang", "notify", "board", "cancel"} <= set(in_private)
+        assert {"away", "turntimer", "lobbytimeout", "leave"}.isdisjoint(in_private)
+    descriptions = {c["command"]: c["description"] for c in fake.commands({"type": "all_chat_administrators"}, "ru")}
+    assert descriptions["turntimer"] == "Сколько можно думать над ходом (администратор)"
     await anna.say(GROUP, "/rules конусы")
     assert "Cones" in fake.last_bot_message(GROUP).text
     await boris.say(GROUP, "/lang ru")
