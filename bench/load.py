@@ -100,7 +100,12 @@ class Load:
         return self.fake.user_presses(user, chat, table.message_id, self.rng.choice(moves or datas))
 
     def open_lobbies(self, within: float) -> list[str]:
-        """/new, Join, and then every Start within ``within`` seconds; the Start presses' ids."""
+        """/new, Join, and then every Start within ``within`` seconds; the Start presses' ids.
+        (Every player opened the private chat first, as a game with a secret asks.)"""
+        for a, b in self.players.values():
+            for user in (a, b):
+                self.fake.user_starts_private(user)
+        self._wait(lambda: all(self.fake.messages(u) for pair in self.players.values() for u in pair), 120)
         for chat in self.chats:
             self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game}")
         self._wait(lambda: all(self._lobby(c) is not None for c in self.chats), 120)

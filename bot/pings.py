@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
 from bot.people import People
-from bot.store import Game, GameStore
+from bot.store import Game, GameStore, Seat, Status
 from bot.tables import Tables
 from bot.texts import game_name
 
@@ -83,5 +83,33 @@ class Pings:
             await self.messenger.delete(game.chat_id, previous, urgent=False)
 
     def game_over(self, game: Game) -> None:
-        """The game ended or closed: no more pings; its last group ping goes."""
-        self.tables.jobs.schedule(("ping", game.id), lambda: self._clear_group_ping(game))
+        """The game ended or closed: no more pings; its last group ping goes. Each person gets
+        their own result in private where the game has no private message to end with it (lucky:
+        genial, trio and cones show it there already), unless the game was played in private."""
+        state = self.tables.book.state(game.id)  # taken now: a finished game's state is let go
+
+        async def job() -> None:
+            await self._clear_group_ping(game)
+            if state is not None and game.status == Status.FINISHED and game.chat_id < 0:
+                await self.tables.jobs.settled(("results", game.id))  # to link to them
+                for seat in game.seats:
+                    await self._private_result(game, state, seat)
+        self.tables.jobs.schedule(("ping", game.id), job)
+
+    async def _private_result(self, game: Game, state, seat: Seat) -> None:
+        if seat.kind != "human":
+            return
+        row = await self.store.user(seat.user_id)
+        if row is None or not row["private_ok"]:
+            return
+        lang = await self.people.user_lang(seat.user_id)
+        ui, ctx = self.tables.ui(game), self.tables.ctx(game, lang, state)
+        text = ui.private_result(ctx, seat.seat)
+        if text is None or ui.private(ctx, seat.seat) is not None:
+            return
+        chat = await self.store.chat(game.chat_id)
+        if chat and chat.get("title"):
+            text += "\n" + t(lang, "Played in {chat}.", chat=isolate(chat["title"]))
+        link = message_link(game.chat_id, game.results_msg or game.table_msg)
+        markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
+        await self.messenger.send_text(seat.user_id, text, markup)

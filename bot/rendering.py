@@ -25,9 +25,18 @@ def _workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+WORKER_NICENESS = 5
+
+
 def _worker_init() -> None:
-    """A worker leaves Ctrl-C to the bot (which stops it in order) instead of dying with a traceback."""
+    """A worker leaves Ctrl-C to the bot (which stops it in order) instead of dying with a traceback,
+    and yields the CPU to the bot's event loop when both want it: answering a press must never
+    wait for a picture (a later picture only means a coalesced, later edit)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
 
 
 def pool() -> concurrent.futures.ProcessPoolExecutor:

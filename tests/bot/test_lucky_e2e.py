@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from bot.games.base import place_words
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
@@ -55,6 +56,8 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
     runner = await BotRunner(fake, tmp_path / "db.sqlite3").start()
     players = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Борис 🎲"),
                Player(fake, runner, 3, "<b>Clara</b> & \u202eevil")]
+    for p in players[:2]:  # Clara never opens the private chat
+        await p.start_private()
     lobby = await open_lobby(fake, runner, players)
     answer = await players[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
     assert "starts" in answer.get("text", "")
@@ -84,6 +87,19 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
         b for b in buttons(fake.message(GROUP, game.table_msg)) if "callback_data" in b]
     # Names were escaped everywhere: the strict fake parses HTML like Telegram does.
     assert "<b>Clara</b>" in results.text
+    # Each player who opened the private chat gets their own place there, linked to the results.
+    await runner2.idle()
+    places = lucky.outcome(state).places
+    for p in players:
+        mine = [m for m in fake.messages(p.id) if m.from_bot and "Totally Genial:" in (m.text or "")]
+        if p is players[2]:
+            assert mine == []
+            continue
+        assert len(mine) == 1, [m.text for m in fake.messages(p.id)]
+        seat = next(s.seat for s in game.seats if s.user_id == p.id)
+        assert place_words("en", places[seat], places) in mine[0].text
+        assert "Friday <games> & co" in mine[0].text
+        assert [b["text"] for b in buttons(mine[0])] == ["➡️ To the results"]
     await runner2.stop()
 
 

@@ -41,6 +41,7 @@ import math
 import random
 import re
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -72,6 +73,13 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     fake: "FakeBotAPI"
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hangs up (a bot killed or stopped mid-request) is part of the world,
+        not an error of the server: only other exceptions are printed."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
