@@ -15,6 +15,7 @@ press → table edited p50/p99, peak memory of the bot process.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import pathlib
 import random
@@ -160,7 +161,13 @@ def _stats(fake: FakeBotAPI, ids: list[str]) -> dict:
     # From the press itself (a slow pick-up of updates counts too) to the first answer.
     by_id = {s.id: s for s in fake.callback_stats()}
     lat = [by_id[q].answer_times[0] - by_id[q].pressed_at for q in ids if q in by_id and by_id[q].answer_times]
+    # Where the time goes: before the bot fetched the update, and from then to its answer.
+    fetch = [by_id[q].delivered_at - by_id[q].pressed_at for q in ids if q in by_id and by_id[q].delivered_at]
+    handle = [by_id[q].answer_times[0] - by_id[q].delivered_at for q in ids
+              if q in by_id and by_id[q].delivered_at and by_id[q].answer_times]
     return {"n": len(ids), "p50": _pct(lat, 0.5), "p99": _pct(lat, 0.99), "max": max(lat) * 1000 if lat else 0,
+            "fetch_p50": _pct(fetch, 0.5), "fetch_p99": _pct(fetch, 0.99),
+            "handle_p50": _pct(handle, 0.5), "handle_p99": _pct(handle, 0.99),
             "unanswered": sum(1 for q in ids if q not in by_id or by_id[q].times_answered == 0),
             "twice": sum(1 for q in ids if q in by_id and by_id[q].times_answered > 1),
             "over_1s": sum(1 for x in lat if x > 1.0)}
@@ -202,8 +209,10 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
         time.sleep(3)
         start = _stats(fake, starts)
         edits_before = {c: len(fake.calls("editMessageMedia", chat_id=c)) for c in load.chats}
+        requests_before = len(fake.requests)
         pressed = load.open_loop(seconds, every)
         time.sleep(5)
+        per_press = collections.Counter(r.method for r in fake.requests[requests_before:])
         presses = _stats(fake, pressed)
         edits = sum(len(fake.calls("editMessageMedia", chat_id=c)) - edits_before[c] for c in load.chats)
         writes = max(fake.writes_per_minute(c) for c in load.chats)
@@ -213,6 +222,7 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
         fake.stop()
     tracebacks = errors.count("Traceback")
     return {"start": start, "press": presses, "edits": edits, "max_writes_min": writes,
+            "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()},
             "peak_mb": peak[0], "tracebacks": tracebacks}
 
 
@@ -263,10 +273,16 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
             ("Start storm: never answered", float(m["start"]["unanswered"]), "presses"),
             (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
             (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
+            (f"{label}:   of which waiting to be fetched, p50 / p99", m["press"]["fetch_p50"],
+             f"ms / {m['press']['fetch_p99']:.1f} ms"),
+            (f"{label}:   of which fetched → answered, p50 / p99", m["press"]["handle_p50"],
+             f"ms / {m['press']['handle_p99']:.1f} ms"),
             (f"{label}: presses", float(m["press"]["n"]), "presses"),
             (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
             (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
             (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
+            (f"{label}: Bot API calls per press", sum(m["calls"].values()),
+             "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
             (f"{label}: peak memory of the bot (with its workers)", m["peak_mb"], "MB"),
             (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
         ]

@@ -127,14 +127,15 @@ class Tablebot:
         await self.store.open()
         username = application.bot.username
         self.tables = Tables(self.book, self.store, self.messenger, self.people, self.turns, bot_username=username)
-        pings = Pings(self.store, self.messenger, self.people, self.tables)
+        pings = Pings(self.store, self.messenger, self.people, self.tables,
+                      quiet_seconds=self.config.ping_quiet_seconds)
         self.play = Play(self.book, self.store, self.tables, self.timers, self.turns, self.results,
                          self.people, self.messenger, pings, computer_pause=self.config.computer_pause)
         self.lobby = Lobby(self.book, self.store, self.play, self.tables, self.people, self.timers,
                            self.messenger, bot_username=username,
                            timeout_minutes=self.config.lobby_timeout_minutes)
         handlers = Handlers(book=self.book, store=self.store, lobby=self.lobby, play=self.play,
-                            tables=self.tables, people=self.people, turns=self.turns,
+                            tables=self.tables, people=self.people, turns=self.turns, pings=pings,
                             messenger=self.messenger, bot_username=username)
         register(application, handlers)
         # The command menu: its first attempt is waited for a moment, what fails is tried again

@@ -28,6 +28,9 @@ class Config:
     # A player who does not move within this many minutes gets a reminder at half time, then the
     # bot plays for them. 0 turns the timer off. Each group may change it with /turntimer.
     turn_timeout_minutes: float = 10
+    # No turn ping for a player who pressed a button of the game this recently: they are looking
+    # at it (and their phone would buzz on every turn of a quick game). 0: always ping.
+    ping_quiet_seconds: float = 15
     # Seconds a computer player's move stays on the table before its next move (tests use 0).
     computer_pause: float = 1.5
     poll_timeout: int = 30
@@ -66,6 +69,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         spacing = float(env.get("TABLEBOT_GROUP_FAST_SPACING", "1.0") or 1.0)
         lobby = int(env.get("TABLEBOT_LOBBY_TIMEOUT_MINUTES", "30") or 30)
         turn = float(env.get("TABLEBOT_TURN_TIMEOUT_MINUTES", "10") or 0)
+        quiet = float(env.get("TABLEBOT_PING_QUIET_SECONDS", "15") or 0)
     except ValueError as exc:
         raise ConfigError(f"a numeric setting is not a number: {exc}") from None
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
@@ -83,4 +87,5 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         group_fast_spacing=max(0.0, spacing),
         lobby_timeout_minutes=max(1, lobby),
         turn_timeout_minutes=max(0.0, turn),
+        ping_quiet_seconds=max(0.0, quiet),
     )

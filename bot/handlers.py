@@ -27,6 +27,7 @@ from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
+from bot.pings import Pings
 from bot.play import Play
 from bot.refusals import Refused, word, word_html
 from bot.store import GameStore, Status, from_base36
@@ -70,8 +71,9 @@ def _thread(update: Update) -> int:
 
 class Handlers:
     def __init__(self, *, book: GameBook, store: GameStore, lobby: Lobby, play: Play, tables: Tables,
-                 people: People, turns: TurnPolicy, messenger: Messenger, bot_username: str):
+                 people: People, turns: TurnPolicy, pings: Pings, messenger: Messenger, bot_username: str):
         self.book = book
+        self.pings = pings
         self.store = store
         self.lobby = lobby
         self.play = play
@@ -549,6 +551,8 @@ class Handlers:
             await self.tables.adopt(game, where, seat, message_id)
         else:
             raise Refused("old_message")
+        if seat is not None:
+            self.pings.pressed(game, person.id)  # they are looking: no ping for a while
         if press.turn is not None and press.turn != ctx.turn:
             self.tables.redraw(game, where, seat)
             if self._last_press.get(person.id) == query.data:

@@ -5,9 +5,12 @@ to a person, they get a new message in their private chat with the bot, naming t
 the group and linking back to the table. Someone who never opened the private chat gets a
 short mention in the group instead. Each ping replaces the previous one (deleted), so chats
 stay clean. ``/notify off`` switches them off; games whose moves are made in private (genial,
-trio) need none: the player's own message moves down there.
+trio) need none: the player's own message moves down there. Nor does a player who pressed a
+button of the game in the last ``quiet_seconds``: they are looking at it.
 """
 from __future__ import annotations
+
+import time
 
 from engines import registry
 from bot import keyboard
@@ -30,17 +33,30 @@ def message_link(chat_id: int, message_id: int | None) -> str | None:
 
 
 class Pings:
-    def __init__(self, store: GameStore, messenger: Messenger, people: People, tables: Tables):
+    def __init__(self, store: GameStore, messenger: Messenger, people: People, tables: Tables, *,
+                 quiet_seconds: float = 15.0):
         self.store = store
         self.messenger = messenger
         self.people = people
         self.tables = tables
+        self.quiet_seconds = quiet_seconds
         self._in_group: dict[int, int] = {}  # game id -> the group ping to delete next time
+        self._pressed: dict[tuple[int, int], float] = {}  # (game id, user id) -> last press
+
+    def pressed(self, game: Game, user_id: int) -> None:
+        """A player pressed a button of this game (any step of a move)."""
+        self._pressed[(game.id, user_id)] = time.monotonic()
+
+    def _looking(self, game: Game, user_id: int) -> bool:
+        last = self._pressed.get((game.id, user_id))
+        return last is not None and time.monotonic() - last < self.quiet_seconds
 
     def turn_passed(self, game: Game, seat: int) -> None:
         """The turn passed to ``seat``: ping its person in the background (after the table)."""
         entry = game.seats[seat]
         if entry.is_computer or entry.autoplayed or self.tables.ui(game).moves_in_private:
+            return
+        if self._looking(game, entry.user_id):
             return
 
         async def job() -> None:
@@ -87,6 +103,8 @@ class Pings:
         their own result in private where the game has no private message to end with it (lucky:
         genial, trio and cones show it there already), unless the game was played in private."""
         state = self.tables.book.state(game.id)  # taken now: a finished game's state is let go
+        for seat in game.seats:
+            self._pressed.pop((game.id, seat.user_id), None)
 
         async def job() -> None:
             await self._clear_group_ping(game)

@@ -12,17 +12,18 @@ the bot, or one this user cannot write. A missing directory is created.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
 import sqlite3
 import time
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 import aiosqlite
 
 from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -201,12 +202,18 @@ def _explain(path: str, exc: sqlite3.Error) -> str:
 
 
 class SqliteStore:
-    """One aiosqlite connection; every write is a short transaction under one lock."""
+    """One aiosqlite connection; every write is a short transaction under one lock, run whole in
+    the connection's thread (see :meth:`_in_thread`)."""
 
     def __init__(self, path: str):
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        # Rows read on every update (a chat's language, a person's settings), kept after the first
+        # read; every write of them goes through this object, which forgets the row it changes.
+        self._chats: dict[int, dict[str, Any] | None] = {}
+        self._users: dict[int, dict[str, Any] | None] = {}
+        self._writes = 0  # a read that overlapped a write of these rows is not kept
 
     async def open(self) -> "SqliteStore":
         """Connect, check the database and bring its schema up to date; raise StoreError (one
@@ -269,17 +276,33 @@ class SqliteStore:
             await self._db.close()
             self._db = None
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` in the database's own thread, as one round trip however many
+        statements it runs. Why: aiosqlite hands every statement and every fetch to its thread
+        and wakes the event loop with each result, so a four-statement transaction waited for
+        four turns of a busy loop while holding the write lock; at 50 presses a second the
+        writes, one at a time, queued for seconds (press → answer p50 1.4 s in ``bench load``).
+        aiosqlite has no public call for this; ``_execute`` is what its own methods use."""
+        return await self.db._execute(work, self.db._conn)
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on
+        any error), run whole in the database's thread."""
+        def run(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
+                result = work(conn)
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 raise
-            await self.db.execute("COMMIT")
+            conn.execute("COMMIT")
+            return result
+        async with self._lock:
+            return await self._in_thread(run)
+
+    async def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of one query, in one round trip."""
+        return [tuple(r) for r in await self.db.execute_fetchall(sql, params)]
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -292,11 +315,12 @@ class SqliteStore:
         for number, script in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
-            async with self._transaction() as db:
+            def migrate(conn: sqlite3.Connection, script: str = script, number: int = number) -> None:
                 for statement in script.split(";"):
                     if statement.strip():
-                        await db.execute(statement)
-                await db.execute("INSERT INTO schema_version VALUES (?)", (number,))
+                        conn.execute(statement)
+                conn.execute("INSERT INTO schema_version VALUES (?)", (number,))
+            await self._transaction(migrate)
 
     async def schema_version(self) -> int:
         cur = await self.db.execute("SELECT MAX(version) FROM schema_version")
@@ -304,69 +328,61 @@ class SqliteStore:
 
     # ---- games -------------------------------------------------------------------------
 
-    async def _load_seats(self, game: Game) -> Game:
-        cur = await self.db.execute(
-            "SELECT seat, user_id, name, kind, dm_msg, level, dm_version FROM seats WHERE game_id=? ORDER BY seat",
-            (game.id,))
-        game.seats = [Seat(*row) for row in await cur.fetchall()]
-        return game
+    def _games(self, conn: sqlite3.Connection, where: str, params: tuple = ()) -> list[Game]:
+        """Games (with their seats) matching ``where``, read in the database's thread."""
+        games = [_game_from_row(r) for r in conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g {where}", params)]
+        for game in games:
+            game.seats = [Seat(*row) for row in conn.execute(
+                "SELECT seat, user_id, name, kind, dm_msg, level, dm_version FROM seats WHERE game_id=? "
+                "ORDER BY seat", (game.id,))]
+        return games
+
+    async def _find(self, where: str, params: tuple = ()) -> list[Game]:
+        return await self._in_thread(lambda conn: self._games(conn, where, params))
 
     async def get_game(self, game_id: int) -> Game | None:
-        cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
-        row = await cur.fetchone()
-        return await self._load_seats(_game_from_row(row)) if row else None
+        found = await self._find("WHERE id=?", (game_id,))
+        return found[0] if found else None
 
     async def open_game_at(self, chat_id: int, thread_id: int = 0) -> Game | None:
-        cur = await self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id=? AND thread_id=? "
-            "AND status IN ('lobby','running')", (chat_id, thread_id))
-        row = await cur.fetchone()
-        return await self._load_seats(_game_from_row(row)) if row else None
+        found = await self._find("WHERE chat_id=? AND thread_id=? AND status IN ('lobby','running')",
+                                 (chat_id, thread_id))
+        return found[0] if found else None
 
     async def open_games(self) -> list[Game]:
-        cur = await self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby','running') ORDER BY id")
-        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+        return await self._find("WHERE status IN ('lobby','running') ORDER BY id")
 
     async def open_games_of(self, user_id: int) -> list[Game]:
-        cur = await self.db.execute(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
-            "JOIN seats s ON s.game_id = g.id WHERE s.user_id=? AND g.status IN ('lobby','running') "
-            "ORDER BY g.id", (user_id,))
-        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+        return await self._find("WHERE status IN ('lobby','running') AND EXISTS "
+                                "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id=?) ORDER BY id",
+                                (user_id,))
 
     async def finished_without_results(self, within_days: float = 7) -> list[Game]:
         """Recent games that ended but whose results were never posted (the bot stopped in
         between, or the group was gone)."""
-        cur = await self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status='finished' AND results_msg IS NULL "
-            "AND updated > ? ORDER BY id", (time.time() - within_days * 86400,))
-        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+        return await self._find("WHERE status='finished' AND results_msg IS NULL AND updated > ? ORDER BY id",
+                                (time.time() - within_days * 86400,))
 
     async def all_games(self) -> list[Game]:
-        cur = await self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
-        return [await self._load_seats(_game_from_row(r)) for r in await cur.fetchall()]
+        return await self._find("ORDER BY id")
 
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
         now = time.time()
+
+        def create(conn: sqlite3.Connection) -> Game:
+            cur = conn.execute(
+                "INSERT INTO games (kind, chat_id, thread_id, status, host_id, options, seed, "
+                "created, updated, series_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (kind, chat_id, thread_id, "lobby", host.user_id, json.dumps(options), seed, now, now, series_id))
+            conn.execute("INSERT INTO seats (game_id, seat, user_id, name, kind, level) VALUES (?,?,?,?,?,?)",
+                         (cur.lastrowid, 0, host.user_id, host.name, host.kind, host.level))
+            return self._games(conn, "WHERE id=?", (cur.lastrowid,))[0]
         try:
-            async with self._transaction() as db:
-                cur = await db.execute(
-                    "INSERT INTO games (kind, chat_id, thread_id, status, host_id, options, seed, "
-                    "created, updated, series_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (kind, chat_id, thread_id, "lobby", host.user_id, json.dumps(options), seed, now,
-                     now, series_id))
-                gid = cur.lastrowid
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name, kind, level) VALUES (?,?,?,?,?,?)",
-                    (gid, 0, host.user_id, host.name, host.kind, host.level))
-        except aiosqlite.IntegrityError:
+            return await self._transaction(create)
+        except sqlite3.IntegrityError:
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
-        game = await self.get_game(gid)
-        assert game is not None
-        return game
 
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
                         seats_changed: bool = False) -> None:
@@ -375,8 +391,9 @@ class SqliteStore:
         ``game.version`` must be the version that was read; on success it is incremented.
         """
         now = time.time()
-        async with self._transaction() as db:
-            cur = await db.execute(
+
+        def save(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
                 "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
                 "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
                 "WHERE id=? AND version=?",
@@ -389,49 +406,73 @@ class SqliteStore:
                 raise StaleVersion(game.id)
             if action is not None:
                 seat, code = action
-                await db.execute(
-                    "INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
-                    (game.id, game.version, seat, code, now))
+                conn.execute("INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
+                             (game.id, game.version, seat, code, now))
             if seats_changed:
-                await db.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
-                await db.executemany(
+                conn.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
+                conn.executemany(
                     "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg, level, dm_version) "
                     "VALUES (?,?,?,?,?,?,?,?)",
                     [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version)
                      for s in game.seats])
+        await self._transaction(save)
         game.version += 1
         game.updated = now
 
     async def save_messages(self, game: Game) -> None:
         """Store message ids and the version each shows (not game logic: no version bump)."""
-        async with self._transaction() as db:
-            await db.execute("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=? WHERE id=?",
-                             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, game.id))
-            await db.executemany("UPDATE seats SET dm_msg=?, dm_version=? WHERE game_id=? AND seat=?",
-                                 [(s.dm_msg, s.dm_version, game.id, s.seat) for s in game.seats])
+        def save(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=? WHERE id=?",
+                         (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, game.id))
+            conn.executemany("UPDATE seats SET dm_msg=?, dm_version=? WHERE game_id=? AND seat=?",
+                             [(s.dm_msg, s.dm_version, game.id, s.seat) for s in game.seats])
+        await self._transaction(save)
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
-        cur = await self.db.execute(
-            "SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
-        return [tuple(r) for r in await cur.fetchall()]
+        return await self._rows("SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         """Re-key every game and the chat row of a group that became a supergroup."""
-        async with self._transaction() as db:
-            cur = await db.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))
-            ids = [r[0] for r in await cur.fetchall()]
-            await db.execute("UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
-                             "WHERE chat_id=?", (new_chat_id, old_chat_id))
-            await db.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
-            await db.execute("INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
-                             "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
+        def migrate(conn: sqlite3.Connection) -> list[int]:
+            ids = [r[0] for r in conn.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))]
+            conn.execute("UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
+                         "WHERE chat_id=?", (new_chat_id, old_chat_id))
+            conn.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
+            conn.execute("INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
+                         "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
+            return ids
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
+        ids = await self._transaction(migrate)
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
         return ids
 
     # ---- users and chats ---------------------------------------------------------------
 
-    async def _write(self, sql: str, params: tuple) -> None:
+    async def _cached(self, cache: dict, key: int, read: Callable) -> Any:
+        if key in cache:
+            return cache[key]
+        writes = self._writes
+        row = await read(key)
+        if writes == self._writes:
+            cache[key] = row
+        return row
+
+    def _forget(self, cache: dict, key: int) -> None:
+        """Called before the row is written: the next read goes to the database."""
+        cache.pop(key, None)
+        self._writes += 1
+
+    async def _write(self, sql: str, params: tuple, *, row: tuple[dict, int] | None = None) -> None:
+        """One statement; ``row``: the cached row it changes, forgotten before and after (a read
+        that started in between may have read the old row)."""
+        if row is not None:
+            self._forget(*row)
         async with self._lock:
             await self.db.execute(sql, params)
+        if row is not None:
+            self._forget(*row)
 
     async def touch_user(self, user_id: int, name: str, username: str | None, lang_code: str | None) -> None:
         await self._write(
@@ -439,41 +480,53 @@ class SqliteStore:
             "ON CONFLICT(user_id) DO UPDATE SET name=excluded.name, username=excluded.username, "
             "lang=CASE WHEN users.lang_chosen THEN users.lang ELSE excluded.lang END, "
             "updated=excluded.updated",
-            (user_id, name, username, lang_code, time.time()))
+            (user_id, name, username, lang_code, time.time()), row=(self._users, user_id))
 
     async def user(self, user_id: int) -> dict[str, Any] | None:
-        cur = await self.db.execute(
+        row = await self._cached(self._users, user_id, self._read_user)
+        return dict(row) if row is not None else None
+
+    async def _read_user(self, user_id: int) -> dict[str, Any] | None:
+        rows = await self._rows(
             "SELECT user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg FROM users "
             "WHERE user_id=?", (user_id,))
-        row = await cur.fetchone()
-        if not row:
+        if not rows:
             return None
+        row = rows[0]
         keys = ("user_id", "name", "username", "lang", "lang_chosen", "private_ok", "notify", "ping_msg")
         return dict(zip(keys, row))
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self._write(
             "INSERT INTO users (user_id, private_ok, updated) VALUES (?,?,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET private_ok=excluded.private_ok", (user_id, int(ok), time.time()))
+            "ON CONFLICT(user_id) DO UPDATE SET private_ok=excluded.private_ok", (user_id, int(ok), time.time()),
+            row=(self._users, user_id))
 
     async def set_notify(self, user_id: int, on: bool) -> None:
         await self._write(
             "INSERT INTO users (user_id, notify, updated) VALUES (?,?,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET notify=excluded.notify", (user_id, int(on), time.time()))
+            "ON CONFLICT(user_id) DO UPDATE SET notify=excluded.notify", (user_id, int(on), time.time()),
+            row=(self._users, user_id))
 
     async def set_ping(self, user_id: int, message_id: int | None) -> None:
-        await self._write("UPDATE users SET ping_msg=? WHERE user_id=?", (message_id, user_id))
+        await self._write("UPDATE users SET ping_msg=? WHERE user_id=?", (message_id, user_id),
+                          row=(self._users, user_id))
 
     async def set_user_lang(self, user_id: int, lang: str) -> None:
         await self._write(
             "INSERT INTO users (user_id, lang, lang_chosen, updated) VALUES (?,?,1,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, lang_chosen=1", (user_id, lang, time.time()))
+            "ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, lang_chosen=1", (user_id, lang, time.time()),
+            row=(self._users, user_id))
 
     async def chat(self, chat_id: int) -> dict[str, Any] | None:
-        cur = await self.db.execute("SELECT chat_id, lang, settings, title FROM chats WHERE chat_id=?", (chat_id,))
-        row = await cur.fetchone()
-        if not row:
+        row = await self._cached(self._chats, chat_id, self._read_chat)
+        return dict(row, settings=dict(row["settings"])) if row is not None else None
+
+    async def _read_chat(self, chat_id: int) -> dict[str, Any] | None:
+        rows = await self._rows("SELECT chat_id, lang, settings, title FROM chats WHERE chat_id=?", (chat_id,))
+        if not rows:
             return None
+        row = rows[0]
         return {"chat_id": row[0], "lang": row[1], "settings": json.loads(row[2]), "title": row[3]}
 
     async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
@@ -485,7 +538,7 @@ class SqliteStore:
             "title=excluded.title",
             (chat_id, lang if lang is not None else current["lang"],
              json.dumps(settings if settings is not None else current["settings"]),
-             title if title is not None else current["title"]))
+             title if title is not None else current["title"]), row=(self._chats, chat_id))
 
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
         row = await self.chat(chat_id)
@@ -505,11 +558,11 @@ class SqliteStore:
         return Series(sid, chat_id, kind, total, 0, users, points)
 
     async def series(self, series_id: int) -> Series | None:
-        cur = await self.db.execute(
+        rows = await self._rows(
             "SELECT id, chat_id, kind, total, played, users, points, counted FROM series WHERE id=?", (series_id,))
-        row = await cur.fetchone()
-        if not row:
+        if not rows:
             return None
+        row = rows[0]
         return Series(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]),
                       json.loads(row[7]))
 

@@ -5,10 +5,12 @@ A watcher runs ``check(game_id, now)`` after a delay; the check returns when to 
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Awaitable, Callable
 
-from telegram.ext import JobQueue
+from apscheduler.jobstores.base import JobLookupError
+from telegram.ext import Job, JobQueue
 
 Check = Callable[[int, float], Awaitable[float | None]]
 
@@ -16,6 +18,9 @@ Check = Callable[[int, float], Awaitable[float | None]]
 class Timers:
     def __init__(self, job_queue: JobQueue | None):
         self.job_queue = job_queue
+        # Our own jobs by name: the JobQueue finds a job by name by looking at every job (and
+        # the turn timer is re-armed after every move of every game).
+        self._jobs: dict[str, Job] = {}
 
     def watch(self, kind: str, game_id: int, check: Check, delay: float = 0.0) -> None:
         """Run ``check`` for this game after ``delay`` seconds, and again whenever it asks."""
@@ -24,14 +29,18 @@ class Timers:
             return
         self.stop(kind, game_id)
 
+        name = f"{kind}:{game_id}"
+
         async def look(context) -> None:
+            if self._jobs.get(name) is context.job:
+                del self._jobs[name]
             again = await check(game_id, time.time())
             if again is not None:
                 self.watch(kind, game_id, check, max(0.5, again - time.time()))
-        jq.run_once(look, delay, name=f"{kind}:{game_id}")
+        self._jobs[name] = jq.run_once(look, delay, name=name)
 
     def stop(self, kind: str, game_id: int) -> None:
-        if self.job_queue is None:
-            return
-        for job in self.job_queue.get_jobs_by_name(f"{kind}:{game_id}"):
-            job.schedule_removal()
+        job = self._jobs.pop(f"{kind}:{game_id}", None)
+        if job is not None and not job.removed:
+            with contextlib.suppress(JobLookupError):  # it ran already (a one-off job then goes)
+                job.schedule_removal()

@@ -43,7 +43,7 @@ class BotRunner:
     async def start(self) -> "BotRunner":
         settings = dict(token=self.fake.token, api_url=self.fake.base_url, file_url=self.fake.base_file_url,
                         db_path=str(self.db_path), group_writes_per_minute=10_000, group_fast_spacing=0.0,
-                        poll_timeout=1, computer_pause=0.0)
+                        poll_timeout=1, computer_pause=0.0, ping_quiet_seconds=0.0)
         settings.update(self.config_overrides)
         self.bot = Tablebot(Config(**settings))
         self.app = self.bot.application

@@ -81,6 +81,41 @@ async def test_the_next_player_is_pinged_in_private_and_the_old_ping_goes(fake, 
     assert len([r for u in by_id for r in fake.calls("deleteMessage", chat_id=u)]) == len(pinged) - len(set(pinged))
 
 
+async def test_a_player_who_pressed_a_moment_ago_is_not_pinged_but_one_who_looked_away_is(fake, tmp_path):
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3", ping_quiet_seconds=3.0).start()
+    try:
+        game, by_id = await start_lucky(fake, runner)
+        for p in by_id.values():
+            await p.start_private()
+
+        async def pass_the_turn() -> int:
+            """Bank (or draw) until the turn passes; the player to act next."""
+            for _ in range(20):
+                state = await runner.state(game.id)
+                before = lucky.current_player(state)
+                kind = lucky.Bank if any(isinstance(a, lucky.Bank) for a in lucky.legal_actions(state, before)) \
+                    else lucky.Draw
+                await press_on_table(fake, runner, game, by_id, kind)
+                after = lucky.current_player(await runner.state(game.id))
+                if after != before:
+                    return game.seats[after].user_id
+            raise AssertionError("the turn did not pass")
+
+        def rung(user_id: int) -> int:
+            return len([r for r in fake.calls("sendMessage", chat_id=user_id)
+                        if str(r.params.get("text", "")).startswith("🔔")])
+
+        first = await pass_the_turn()  # to a player who has pressed nothing yet: a ring
+        assert rung(first) == 1
+        second = await pass_the_turn()  # back to the player who pressed a moment ago: none
+        assert second != first and rung(second) == 0
+        await asyncio.sleep(3.1)  # the first one looked away meanwhile
+        assert await pass_the_turn() == first
+        assert rung(first) == 2
+    finally:
+        await runner.stop()
+
+
 async def test_someone_who_never_opened_the_private_chat_is_mentioned_in_the_group(fake, runner):
     game, by_id = await start_lucky(fake, runner, opened=(False, False))
     for _ in range(40):
