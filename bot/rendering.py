@@ -71,6 +71,7 @@ def shutdown(timeout: float = 2.0) -> None:
 
 
 async def render_picture(job: Callable[[], bytes]) -> bytes:
+    global _pool
     loop = asyncio.get_running_loop()
     try:
         pickle.dumps(job)
@@ -78,9 +79,13 @@ async def render_picture(job: Callable[[], bytes]) -> bytes:
         log.debug("picture job %r is not picklable; drawing it in a thread", job)
         return await asyncio.to_thread(job)
     try:
-        return await loop.run_in_executor(pool(), job)
+        try:
+            future = loop.run_in_executor(pool(), job)
+        except RuntimeError:  # the pool was shut down in between (a stop): a new one takes it
+            _pool = None
+            future = loop.run_in_executor(pool(), job)
+        return await future
     except concurrent.futures.process.BrokenProcessPool:
-        global _pool
         _pool = None
         log.warning("the drawing process died; drawing in a thread this time")
         return await asyncio.to_thread(job)
