@@ -24,6 +24,9 @@ SAFE_COMMANDS = ["help", "rules", "board", "new", "turntimer", "lobbytimeout", "
 class Step:
     kind: str
     query_id: str | None = None
+    # A valid command that may rightly change what is stored: /new opens a lobby (in a stranger's
+    # own private chat: a game against computers), /cancel in one's own private chat closes it.
+    may_change: bool = False
 
 
 class Fuzzer:
@@ -118,7 +121,7 @@ class Fuzzer:
             command = self.rng.choice(["help", "rules", "notify", "board", "unknowncmd", "start"])
         args = " ".join(self.rng.choice(ARGS) for _ in range(self.rng.randint(0, 3)))
         self.fake.user_sends(user, chat, f"/{command} {args}".strip())
-        return Step("command")
+        return Step("command", may_change=command == "new" or command == "cancel" and chat > 0)
 
     def _raw(self) -> Step:
         chat = self.rng.choice(list(self.groups))
