@@ -91,7 +91,7 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
         ("fuzz: tracebacks", float(m["tracebacks"]), ""),
         ("fuzz: presses never answered", float(m["unanswered"]), ""),
         ("fuzz: presses answered twice", float(m["twice"]), ""),
-        ("fuzz: stored changes by refused or invalid input (a valid /new or /cancel may change)", float(m["wrong_changes"]), ""),
+        ("fuzz: stored changes by refused or invalid input (valid /new, /cancel, /leave may change)", float(m["wrong_changes"]), ""),
         ("fuzz: a press right after 25 commands in its group: answered in", m["press_after_25_commands_s"], "s"),
     ]
 

@@ -25,7 +25,8 @@ class Step:
     kind: str
     query_id: str | None = None
     # A valid command that may rightly change what is stored: /new opens a lobby (in a stranger's
-    # own private chat: a game against computers), /cancel in one's own private chat closes it.
+    # own private chat: a game against computers); /cancel, or /leave by its only person, in
+    # one's own private chat closes it.
     may_change: bool = False
 
 
@@ -121,7 +122,7 @@ class Fuzzer:
             command = self.rng.choice(["help", "rules", "notify", "board", "unknowncmd", "start"])
         args = " ".join(self.rng.choice(ARGS) for _ in range(self.rng.randint(0, 3)))
         self.fake.user_sends(user, chat, f"/{command} {args}".strip())
-        return Step("command", may_change=command == "new" or command == "cancel" and chat > 0)
+        return Step("command", may_change=command == "new" or command in ("cancel", "leave") and chat > 0)
 
     def _raw(self) -> Step:
         chat = self.rng.choice(list(self.groups))

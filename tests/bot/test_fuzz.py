@@ -52,7 +52,7 @@ async def test_fuzzed_updates_break_nothing_and_change_nothing_they_should_not(f
         if step.query_id:
             presses.append(step.query_id)
         if after != before and not step.may_change:
-            # Only a press the bot answered as done (or a valid /new, /cancel) may change what is stored.
+            # Only a press the bot answered as done (or a valid /new, /cancel, /leave) may change what is stored.
             assert step.kind == "press" and answer is not None and not answer.get("show_alert"), (step, answer)
     stats = {s.id: s for s in fake.callback_stats()}
     assert presses and all(stats[q].times_answered == 1 for q in presses), \
