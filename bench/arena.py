@@ -14,6 +14,7 @@ import sys
 import time
 
 from engines import ai, registry
+from bench.measure import percentile
 from engines.base import options_from_dict
 
 
@@ -31,13 +32,6 @@ def play(game: str, players: int, levels: list[str], seed: int, times: dict[int,
     return eng.outcome(state)
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
-
-
 def arena(game: str, players: int, a: str, b: str, games: int, seed: int) -> dict:
     share = 0.0
     moves: list[float] = []
@@ -53,7 +47,7 @@ def arena(game: str, players: int, a: str, b: str, games: int, seed: int) -> dic
             share += 1 / len(winners)
     return {"game": game, "players": players, "a": a, "b": b, "games": games,
             "a_share": round(share / games, 4) if games else 0.0,
-            "move_ms_p50": _pct(moves, 0.50), "move_ms_p99": _pct(moves, 0.99), "seed": seed}
+            "move_ms_p50": round(percentile(moves, 0.50) * 1000, 2), "move_ms_p99": round(percentile(moves, 0.99) * 1000, 2), "seed": seed}
 
 
 def main(argv: list[str]) -> int:

@@ -15,21 +15,12 @@ import sys
 import tempfile
 import time
 
+from bench.measure import TracebackCounter
 from engines import registry
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 from tests.fakebotapi import FakeBotAPI
 
 GAMES = ("lucky", "cones", "genial", "trio")
-
-
-class _Count(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.tracebacks = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.exc_info:
-            self.tracebacks += 1
 
 
 async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses: list[str]) -> bool:
@@ -70,7 +61,7 @@ async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses:
 async def _run(rate: float, seed: int) -> dict:
     fake = FakeBotAPI()
     fake.start()
-    counter = _Count()
+    counter = TracebackCounter()
     logging.getLogger().addHandler(counter)
     runner = await BotRunner(fake, pathlib.Path(tempfile.mkdtemp()) / "faults.sqlite3").start()
     started = time.monotonic()

@@ -13,26 +13,17 @@ import sys
 import tempfile
 import time
 
+from bench.measure import TracebackCounter
 from tests.bot.fuzz import Fuzzer
 from tests.bot.harness import BotRunner, Player
 from tests.bot.test_fuzz import four_running_games, stored
 from tests.fakebotapi import FakeBotAPI
 
 
-class _Count(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.tracebacks = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.exc_info or "Traceback" in record.getMessage():
-            self.tracebacks += 1
-
-
 async def _run(updates: int, seed: int) -> dict:
     fake = FakeBotAPI()
     fake.start()
-    counter = _Count()
+    counter = TracebackCounter()
     logging.getLogger().addHandler(counter)
     runner = await BotRunner(fake, pathlib.Path(tempfile.mkdtemp()) / "fuzz.sqlite3").start()
     try:

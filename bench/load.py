@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 
+from bench.measure import percentile
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -39,11 +40,8 @@ app.run_polling(allowed_updates=["message", "callback_query"], timeout=10)
 '''
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+def _ms(seconds: list[float], q: float) -> float:
+    return percentile(seconds, q) * 1000
 
 
 def _peak_rss_mb(pid: int) -> float:
@@ -165,9 +163,9 @@ def _stats(fake: FakeBotAPI, ids: list[str]) -> dict:
     fetch = [by_id[q].delivered_at - by_id[q].pressed_at for q in ids if q in by_id and by_id[q].delivered_at]
     handle = [by_id[q].answer_times[0] - by_id[q].delivered_at for q in ids
               if q in by_id and by_id[q].delivered_at and by_id[q].answer_times]
-    return {"n": len(ids), "p50": _pct(lat, 0.5), "p99": _pct(lat, 0.99), "max": max(lat) * 1000 if lat else 0,
-            "fetch_p50": _pct(fetch, 0.5), "fetch_p99": _pct(fetch, 0.99),
-            "handle_p50": _pct(handle, 0.5), "handle_p99": _pct(handle, 0.99),
+    return {"n": len(ids), "p50": _ms(lat, 0.5), "p99": _ms(lat, 0.99), "max": max(lat) * 1000 if lat else 0,
+            "fetch_p50": _ms(fetch, 0.5), "fetch_p99": _ms(fetch, 0.99),
+            "handle_p50": _ms(handle, 0.5), "handle_p99": _ms(handle, 0.99),
             "unanswered": sum(1 for q in ids if q not in by_id or by_id[q].times_answered == 0),
             "twice": sum(1 for q in ids if q in by_id and by_id[q].times_answered > 1),
             "over_1s": sum(1 for x in lat if x > 1.0)}

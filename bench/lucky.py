@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 
+from bench.measure import percentile
 from engines import lucky as L
 from render import lucky as RL
 from render.common import encode_jpeg, encode_picture
@@ -39,11 +40,6 @@ def _playout(players: int, seed: int) -> int:
     return steps
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def refresh_figures(game: str, what: str, draw, runs: int = 80) -> list[tuple[str, float, str]]:
     """Figures of ``draw()`` + encoding (what the bot sends: palette PNG), repeated ``runs`` times
     after a warm-up; JPEG q90 of the same picture for comparison."""
@@ -65,11 +61,11 @@ def refresh_figures(game: str, what: str, draw, runs: int = 80) -> list[tuple[st
     jpeg_ms = (time.perf_counter() - t0) * 1000
     w, h = image.size
     return [
-        (f"{game}: refresh {what} (draw + encode), p50", _pct(total, 0.5), "ms"),
-        (f"{game}: refresh {what} (draw + encode), p99", _pct(total, 0.99), "ms"),
-        (f"{game}:   of which drawing, p50 / p99", _pct(drawing, 0.5), f"ms / {_pct(drawing, 0.99):.1f} ms"),
-        (f"{game}:   of which encoding, p50 / p99", _pct(encoding, 0.5), f"ms / {_pct(encoding, 0.99):.1f} ms"),
-        (f"{game}:   CPU time of a refresh (no contention), p50", _pct(cpu, 0.5), "ms"),
+        (f"{game}: refresh {what} (draw + encode), p50", percentile(total, 0.5), "ms"),
+        (f"{game}: refresh {what} (draw + encode), p99", percentile(total, 0.99), "ms"),
+        (f"{game}:   of which drawing, p50 / p99", percentile(drawing, 0.5), f"ms / {percentile(drawing, 0.99):.1f} ms"),
+        (f"{game}:   of which encoding, p50 / p99", percentile(encoding, 0.5), f"ms / {percentile(encoding, 0.99):.1f} ms"),
+        (f"{game}:   CPU time of a refresh (no contention), p50", percentile(cpu, 0.5), "ms"),
         (f"{game}:   size ({w}x{h}, palette PNG)", len(data) / 1024, "KiB"),
         (f"{game}:   the same picture as JPEG q90: encode, size", jpeg_ms, f"ms, {len(jpeg) / 1024:.0f} KiB"),
     ]

@@ -13,14 +13,14 @@ import random
 import tempfile
 import time
 
+from bench.measure import percentile
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data
 from tests.fakebotapi import FakeBotAPI
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+def _ms(seconds: list[float], q: float) -> float:
+    return percentile(seconds, q) * 1000
 
 
 async def _measure(games: int, rounds: int) -> dict[str, float]:
@@ -72,9 +72,9 @@ async def _measure(games: int, rounds: int) -> dict[str, float]:
                     edit_lat.append(edits[edits_before].time - t0)
             actions += len(pressed)
         elapsed = time.monotonic() - started
-        return {"p50": _pct(answer_lat, 0.5), "p99": _pct(answer_lat, 0.99),
-                "edit_p50": _pct(edit_lat, 0.5) if edit_lat else 0.0,
-                "edit_p99": _pct(edit_lat, 0.99) if edit_lat else 0.0,
+        return {"p50": _ms(answer_lat, 0.5), "p99": _ms(answer_lat, 0.99),
+                "edit_p50": _ms(edit_lat, 0.5) if edit_lat else 0.0,
+                "edit_p99": _ms(edit_lat, 0.99) if edit_lat else 0.0,
                 "aps": actions / elapsed}
     finally:
         await runner.stop()

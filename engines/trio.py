@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any
+from typing import Any, Iterator
 
 from engines.base import (
     require_seat,
@@ -455,19 +455,25 @@ def frontier(grid: dict) -> dict[tuple[tuple[int, int], tuple[int, int]], int]:
     top/left), with the die faces (bit i = DIE_FACES[i]) that let a tile go there (rule 1).
     With :func:`tiles_fitting` it tells computer players which tiles fit under which roll."""
     pairs: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
-    for (x, y), sym in grid.items():
+    for cell, sym in grid.items():
         faces = face_bits(sym)
-        for dx, dy in ORTHO:
-            a = (x + dx, y + dy)
-            if a in grid:
-                continue
-            for ex, ey in ORTHO:
-                b = (a[0] + ex, a[1] + ey)
-                if b in grid:
-                    continue
-                key = (a, b) if (a[1], a[0]) < (b[1], b[0]) else (b, a)
-                pairs[key] = pairs.get(key, 0) | faces
+        for key in _empty_pairs_beside(grid, cell):
+            pairs[key] = pairs.get(key, 0) | faces
     return pairs
+
+
+def _empty_pairs_beside(grid: dict, cell) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pairs of edge-adjacent empty cells whose first cell touches ``cell``, each as
+    (top/left cell, other cell)."""
+    x, y = cell
+    for dx, dy in ORTHO:
+        a = (x + dx, y + dy)
+        if a in grid:
+            continue
+        for ex, ey in ORTHO:
+            b = (a[0] + ex, a[1] + ey)
+            if b not in grid:
+                yield (a, b) if (a[1], a[0]) < (b[1], b[0]) else (b, a)
 
 
 def tiles_fitting(grid: dict, p, q, strict_lines: bool = False) -> int:
@@ -505,17 +511,7 @@ def _candidate_pairs(state: State) -> list[tuple[tuple[int, int], tuple[int, int
         match = [c for c, s in grid.items() if s // 3 == face]
     else:
         match = [c for c, s in grid.items() if s % 3 == face - 3]
-    pairs = set()
-    for mx, my in match:
-        for dx, dy in ORTHO:
-            a = (mx + dx, my + dy)
-            if a in grid:
-                continue
-            for ex, ey in ORTHO:
-                b = (a[0] + ex, a[1] + ey)
-                if b in grid:
-                    continue
-                pairs.add((a, b) if (a[1], a[0]) < (b[1], b[0]) else (b, a))
+    pairs = {pair for cell in match for pair in _empty_pairs_beside(grid, cell)}
     out = sorted(pairs, key=lambda ab: (ab[0][1] + ab[1][1], ab[0][0] + ab[1][0]))
     state.cache["pairs"] = out
     return out

@@ -23,6 +23,18 @@ async def start_lucky(fake, runner, *, opened=(True, True), names=("Anna", "Bori
     return game, {p.id: p for p in people}
 
 
+async def start_cones(fake, runner) -> None:
+    """Anna and Boris, who both opened the private chat, start a game of cones in the group."""
+    fake.add_group(GROUP, "Cones night")
+    people = [Player(fake, runner, i + 1, n) for i, n in enumerate(("Anna", "Boris"))]
+    for p in people:
+        await p.start_private()
+    await people[0].say(GROUP, "/new cones")
+    lobby = fake.last_bot_message(GROUP)
+    await people[1].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+
+
 async def press_on_table(fake, runner, game, by_id, kind: type):
     """The player to act presses the button of an action of ``kind``; returns (seat, answer)."""
     state = await runner.state(game.id)
@@ -199,14 +211,7 @@ def test_the_pacer_spreads_a_busy_group_evenly_and_serves_game_messages_first():
 async def test_pending_edits_are_sent_before_the_bot_stops_and_private_messages_redrawn_after(fake, tmp_path):
     runner = await BotRunner(fake, tmp_path / "db.sqlite3", group_writes_per_minute=20,
                              group_fast_spacing=1.0).start()
-    fake.add_group(GROUP, "Cones night")
-    people = [Player(fake, runner, i + 1, n) for i, n in enumerate(("Anna", "Boris"))]
-    for p in people:
-        await p.start_private()
-    await people[0].say(GROUP, "/new cones")
-    lobby = fake.last_bot_message(GROUP)
-    await people[1].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    await start_cones(fake, runner)
     await runner.idle(timeout=30)
     game = next(g for g in await runner.games() if g.status == "running")
     state = await runner.state(game.id)
@@ -229,14 +234,7 @@ async def test_pending_edits_are_sent_before_the_bot_stops_and_private_messages_
 
 async def test_after_a_crash_what_lags_behind_the_store_is_redrawn(fake, tmp_path):
     runner = await BotRunner(fake, tmp_path / "db.sqlite3").start()
-    fake.add_group(GROUP, "Cones night")
-    people = [Player(fake, runner, i + 1, n) for i, n in enumerate(("Anna", "Boris"))]
-    for p in people:
-        await p.start_private()
-    await people[0].say(GROUP, "/new cones")
-    lobby = fake.last_bot_message(GROUP)
-    await people[1].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    await start_cones(fake, runner)
     game = next(g for g in await runner.games() if g.status == "running")
     state = await runner.state(game.id)
     seat = cones.current_player(state)
@@ -255,14 +253,7 @@ async def test_after_a_crash_what_lags_behind_the_store_is_redrawn(fake, tmp_pat
 
 async def test_a_game_stopped_at_its_last_move_ends_in_the_group_after_the_restart(fake, tmp_path):
     runner = await BotRunner(fake, tmp_path / "db.sqlite3").start()
-    fake.add_group(GROUP, "Cones night")
-    people = [Player(fake, runner, i + 1, n) for i, n in enumerate(("Anna", "Boris"))]
-    for p in people:
-        await p.start_private()
-    await people[0].say(GROUP, "/new cones")
-    lobby = fake.last_bot_message(GROUP)
-    await people[1].press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    await start_cones(fake, runner)
     game = next(g for g in await runner.games() if g.status == "running")
     while True:
         state = await runner.state(game.id)
