@@ -211,6 +211,10 @@ async def play_games_until_a_forced_draw(fake, runner, n: int) -> tuple[Watch, l
         await people[0].press(GROUP, results.message_id,
                               next(b["callback_data"] for b in callbacks(results) if "Rematch" in b["text"]))
         lobby = fake.last_bot_message(GROUP)
+        # A rematch keeps the host; the others are asked to join again.
+        for p in people[1:]:
+            await p.press(GROUP, lobby.message_id,
+                          next(b["callback_data"] for b in callbacks(lobby) if "Join" in b["text"]))
         await people[0].press(GROUP, lobby.message_id,
                               next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
         game = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "running")
