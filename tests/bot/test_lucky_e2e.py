@@ -126,7 +126,7 @@ async def test_a_two_game_series_keeps_victory_points_and_offers_a_rematch(fake,
     for seat_user in (1, 2):
         expected = sum(p[g.seat_of(seat_user)] for p, g in zip(points, games))
         assert series.points[str(seat_user)] == expected
-    # Rematch opens a new lobby with the same players.
+    # Rematch opens a new lobby: its host keeps the seat, last game's players are named and asked to join.
     answer = await players[1].press(GROUP, final.message_id, button_data(final, text="Rematch"))
     assert not answer.get("show_alert"), answer
     lobby = fake.last_bot_message(GROUP)
