@@ -6,10 +6,15 @@ players open lobbies and press Start within the same minute (the Start storm), t
 presses every 4 s (50 presses a second offered, whatever the bot's answers do: open loop). The
 same load then goes to an answer-only echo bot on the same fake server, the floor of what any bot
 could reach here. Figures: press → answer p50/p99 (the fake clocks it from the moment the press
-is pressed to the answer's arrival), presses never answered or answered twice,
-press → table edited p50/p99, peak memory of the bot process.
+is pressed to the answer's arrival), presses never answered or answered twice, Bot API calls per press, peak memory of the bot.
+
+Lucky and cones are played on the table in the group; in genial and trio the player to act
+takes the steps of a move in their private chat (tile, place, ✅), as a person would.
+Before the Start storm, the second player of every group presses Join at the same moment (the
+Join burst); every Join is answered before the first Start.
 
     python -m bench load                 # lucky and cones, 200 groups, 60 s each
+    python -m bench load --game genial --game trio
     python -m bench load --groups 50 --seconds 20 --game lucky
 """
 from __future__ import annotations
@@ -29,6 +34,7 @@ from bench.measure import percentile
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+PRIVATE_ENTRY = ("genial", "trio")  # games whose moves are entered in the private chat
 ECHO_BOT = '''
 import sys
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler
@@ -44,22 +50,26 @@ def _ms(seconds: list[float], q: float) -> float:
     return percentile(seconds, q) * 1000
 
 
-def _peak_rss_mb(pid: int) -> float:
-    """VmHWM (peak resident memory) of a process and its children, in MB."""
-    total = 0
+def _memory_mb(pid: int) -> tuple[float, float]:
+    """The bot process's resident memory (RSS), and the memory of it and its children (the
+    drawing worker, multiprocessing's resource tracker) as PSS: a page shared between them
+    (the interpreter, Pillow, fonts) counts once, split between its sharers, not once per process."""
     pids = [pid]
     try:
         pids += [int(p) for p in pathlib.Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         pass
+    rss = pss = 0
     for p in pids:
         try:
-            for line in pathlib.Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    total += int(line.split()[1])
+            for line in pathlib.Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:") and p == pid:
+                    rss = int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
         except OSError:
             pass
-    return total / 1024
+    return rss / 1024, pss / 1024
 
 
 class Load:
@@ -86,7 +96,10 @@ class Load:
         return None
 
     def press_current(self, chat: int) -> str | None:
-        """The player named in the table's caption presses one of its buttons."""
+        """The player to act presses one of their move buttons: on the table in the group
+        (lucky, cones), or in their private chat, where genial and trio moves are entered."""
+        if self.game in PRIVATE_ENTRY:
+            return self._press_private(chat)
         table = self.bot_photo(chat)
         if table is None:
             return None
@@ -98,8 +111,29 @@ class Load:
         moves = [d for d in datas if not d.rsplit(":", 1)[1].startswith("?")]
         return self.fake.user_presses(user, chat, table.message_id, self.rng.choice(moves or datas))
 
-    def open_lobbies(self, within: float) -> list[str]:
-        """/new, Join, and then every Start within ``within`` seconds; the Start presses' ids.
+    def _press_private(self, chat: int) -> str | None:
+        """The player whose private message has move buttons takes the next step of a move as
+        a person would: a tile, one of the first numbered places, then ✅ (a swap decision:
+        either); never a page or a step back, so that most presses make progress."""
+        for user in self.players[chat]:
+            message = next((m for m in reversed(self.fake.messages(user))
+                            if m.from_bot and m.photo is not None), None)
+            if message is None:
+                continue
+            moves = [b for b in message.buttons if "callback_data" in b
+                     and not b["callback_data"].rsplit(":", 1)[1].startswith(("?", "!"))
+                     and not b["text"].startswith(("◀", "▶"))]
+            if not moves:
+                continue
+            confirm = [b for b in moves if "✅" in b["text"]]
+            numbers = [b for b in moves if b["text"].isdigit()]
+            choice = confirm[0] if confirm else self.rng.choice(numbers[:3] or moves)
+            return self.fake.user_presses(user, user, message.message_id, choice["callback_data"])
+        return None
+
+    def open_lobbies(self, within: float) -> tuple[list[str], list[str]]:
+        """/new, every Join at once, and then every Start within ``within`` seconds; the ids of
+        the Join presses and of the Start presses.
         (Every player opened the private chat first, as a game with a secret asks.)"""
         for a, b in self.players.values():
             for user in (a, b):
@@ -108,11 +142,14 @@ class Load:
         for chat in self.chats:
             self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game}")
         self._wait(lambda: all(self._lobby(c) is not None for c in self.chats), 120)
+        joins = []
         for chat in self.chats:
             lobby = self._lobby(chat)
             join = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data", "").endswith("!join"))
-            self.fake.user_presses(self.players[chat][1], chat, lobby.message_id, join)
-        self._wait(lambda: all("B" in (self._lobby(c).text or "").split("2.")[-1] for c in self.chats), 180)
+            joins.append(self.fake.user_presses(self.players[chat][1], chat, lobby.message_id, join))
+        # every Join answered (so stored) before the first Start: the storm is of Starts alone
+        joined = set(joins)
+        self._wait(lambda: all(s.times_answered for s in self.fake.callback_stats() if s.id in joined), 180)
         starts = []
         gap = within / len(self.chats)
         for chat in self.chats:
@@ -120,7 +157,7 @@ class Load:
             start = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data", "").endswith("!start"))
             starts.append(self.fake.user_presses(self.players[chat][0], chat, lobby.message_id, start))
             time.sleep(gap)
-        return starts
+        return joins, starts
 
     def _lobby(self, chat: int):
         for m in self.fake.messages(chat):
@@ -193,19 +230,20 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
     fake = FakeBotAPI()
     fake.start()
     bot = _start_bot(fake, pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
-    peak = [0.0]
+    peak = [0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers
     done = threading.Event()
 
     def watch_memory() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], _peak_rss_mb(bot.pid))
-            time.sleep(1)
+            peak[:] = map(max, peak, _memory_mb(bot.pid))
+            time.sleep(0.5)
     threading.Thread(target=watch_memory, daemon=True).start()
     try:
         load = Load(fake, groups, game)
-        starts = load.open_lobbies(within=min(60.0, groups * 0.3))
+        joins, starts = load.open_lobbies(within=min(60.0, groups * 0.3))
         time.sleep(3)
         start = _stats(fake, starts)
+        join = _stats(fake, joins)
         edits_before = {c: len(fake.calls("editMessageMedia", chat_id=c)) for c in load.chats}
         requests_before = len(fake.requests)
         pressed = load.open_loop(seconds, every)
@@ -219,9 +257,9 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
         errors = _stop(bot)
         fake.stop()
     tracebacks = errors.count("Traceback")
-    return {"start": start, "press": presses, "edits": edits, "max_writes_min": writes,
+    return {"join": join, "start": start, "press": presses, "edits": edits, "max_writes_min": writes,
             "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()},
-            "peak_mb": peak[0], "tracebacks": tracebacks}
+            "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "tracebacks": tracebacks}
 
 
 def measure_echo(groups: int, seconds: float, every: float) -> dict:
@@ -256,7 +294,7 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
     parser.add_argument("--groups", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--every", type=float, default=4.0, help="seconds between one group's presses")
-    parser.add_argument("--game", action="append", choices=["lucky", "cones"])
+    parser.add_argument("--game", action="append", choices=["lucky", "cones", "genial", "trio"])
     args = parser.parse_args(argv or [])
     rows = []
     rate = args.groups / args.every
@@ -264,9 +302,15 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
         m = measure_bot(game, args.groups, args.seconds, args.every)
         label = f"{game}, {args.groups} groups, {rate:.0f} presses/s"
         rows += [
+            (f"Join burst ({args.groups} presses at once): press → answer p50 / p99", m["join"]["p50"],
+             f"ms / {m['join']['p99']:.1f} ms"),
             (f"Start storm ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
             ("Start storm: p99", m["start"]["p99"], "ms"),
             ("Start storm: max", m["start"]["max"], "ms"),
+            ("Start storm:   of which waiting to be fetched, p50 / p99", m["start"]["fetch_p50"],
+             f"ms / {m['start']['fetch_p99']:.1f} ms"),
+            ("Start storm:   of which fetched → answered, p50 / p99", m["start"]["handle_p50"],
+             f"ms / {m['start']['handle_p99']:.1f} ms"),
             ("Start storm: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
             ("Start storm: never answered", float(m["start"]["unanswered"]), "presses"),
             (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
@@ -281,7 +325,8 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
             (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
             (f"{label}: Bot API calls per press", sum(m["calls"].values()),
              "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
-            (f"{label}: peak memory of the bot (with its workers)", m["peak_mb"], "MB"),
+            (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
+            (f"{label}: peak memory: the bot with its worker processes (PSS)", m["peak_pss_mb"], "MB"),
             (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
         ]
     echo = measure_echo(args.groups, args.seconds, args.every)
