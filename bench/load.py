@@ -282,7 +282,11 @@ def measure_echo(groups: int, seconds: float, every: float) -> dict:
             pressed.append(fake.user_presses(load.players[chat][0], chat, first[chat]["message_id"], "x:1:y"))
             k += 1
         time.sleep(3)
-        return {"press": _stats(fake, pressed)}
+        # the floor of a Join burst: every group's other player presses at the same moment
+        burst = [fake.user_presses(load.players[chat][1], chat, first[chat]["message_id"], "x:1:y")
+                 for chat in load.chats]
+        time.sleep(3)
+        return {"press": _stats(fake, pressed), "burst": _stats(fake, burst)}
     finally:
         echo.terminate()
         echo.wait(timeout=10)
@@ -333,6 +337,8 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
     rows += [
         (f"echo bot (answers only), {rate:.0f} presses/s: p50", echo["press"]["p50"], "ms"),
         (f"echo bot (answers only), {rate:.0f} presses/s: p99", echo["press"]["p99"], "ms"),
+        (f"echo bot (answers only), burst of {args.groups} presses at once: p50 / p99", echo["burst"]["p50"],
+         f"ms / {echo['burst']['p99']:.1f} ms"),
     ]
     return rows
 

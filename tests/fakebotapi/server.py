@@ -72,6 +72,10 @@ __all__ = ["FakeBotAPI", "ApiError"]
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Telegram takes any number of new connections at once; socketserver's backlog of 5 dropped
+    # the rest of a burst (200 presses answered at the same moment), whose clients then waited
+    # a whole second to connect again.
+    request_queue_size = 1024
     fake: "FakeBotAPI"
 
     def handle_error(self, request, client_address) -> None:
