@@ -146,52 +146,66 @@ def _make_symbol_sprite(colour: str, s: float) -> Image.Image:
     return img.reduce(_SS)
 
 
-def _make_tile_sprite(s: float, dq: int, dr: int, first: str | None, second: str | None,
-                      body=TILE) -> Image.Image:
-    """A whole tile (body and both symbols; None: no symbol) whose second half lies (dq, dr)
-    from its first, centred on the middle of the two cells; antialiased."""
+def _tile_body(s: float, dq: int, dr: int, body=TILE) -> Image.Image:
+    """A tile's body without symbols (RGBA, antialiased) whose second half lies (dq, dr) from
+    its first, centred on the middle of the two cells."""
     dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
     w, h = 2 * math.ceil(abs(dx) / 2 + s + 1), 2 * math.ceil(abs(dy) / 2 + s + 1)
     img = Image.new("RGBA", (w * _SS, h * _SS), tuple(body) + (0,))
-    draw = ImageDraw.Draw(img)
     c1 = ((w / 2 - dx / 2) * _SS, (h / 2 - dy / 2) * _SS)
     c2 = ((w / 2 + dx / 2) * _SS, (h / 2 + dy / 2) * _SS)
-    _tile_shape(draw, c1, c2, s * _SS, tuple(body), gap=GAP * _SS)
-    for colour, c in ((first, c1), (second, c2)):
-        if colour is not None:
-            _symbol_on(draw, colour, *c, s, _SS)
+    _tile_shape(ImageDraw.Draw(img), c1, c2, s * _SS, tuple(body), gap=GAP * _SS)
     return img.reduce(_SS)
 
 
+# Tiles are cached as bodies and symbols apart, not as whole tiles: a whole tile for every
+# size, direction and pair of colours came to 30-40 MB in the drawing process; these are well
+# under one, for half a millisecond more per table.
 _cached_symbol_sprite = lru_cache(maxsize=48)(_make_symbol_sprite)
-_cached_tile_sprite = lru_cache(maxsize=128)(_make_tile_sprite)
+_cached_tile_body = lru_cache(maxsize=64)(_tile_body)
+# Zoomed pictures come in many sizes: their symbols are kept apart, and few, not in common's cache.
+_zoomed_symbol_sprite = lru_cache(maxsize=24)(shape_sprite.__wrapped__)
 
 
 def _symbol_sprite(colour: str, s: float) -> Image.Image:
     if s <= SPRITE_CACHE_S:
         return _cached_symbol_sprite(colour, s)
-    r = round(s * 0.56 * 2) / 2  # zoomed: common's sprites (cached by radius)
-    return shape_sprite(SYMBOLS[colour], r, COLOURS[colour], (20, 20, 20), max(1, int(s / 22)))
+    r = round(s * 0.56 * 2) / 2
+    return _zoomed_symbol_sprite(SYMBOLS[colour], r, COLOURS[colour], (20, 20, 20), max(1, int(s / 22)))
+
+
+def _halves(cell_a, cell_b, first, second):
+    """The same tile turned, if need be, so that its second half lies in one of three
+    directions from the first (three bodies per size, not six)."""
+    dq, dr = cell_b[0] - cell_a[0], cell_b[1] - cell_a[1]
+    if (dq, dr) in ((1, 0), (0, 1), (-1, 1)):
+        return dq, dr, cell_a, cell_b, first, second
+    return -dq, -dr, cell_b, cell_a, second, first
+
+
+def _paste_whole_tile(img: Image.Image, s: float, c1, c2, dq: int, dr: int, first: str | None,
+                      second: str | None, body=TILE) -> None:
+    """A tile from cached sprites: its body centred between c1 and c2, then its symbols."""
+    paste_sprite(img, _cached_tile_body(s, dq, dr, tuple(body)), (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
+    for colour, c in ((first, c1), (second, c2)):
+        if colour is not None:
+            paste_sprite(img, _symbol_sprite(colour, s), *c)
 
 
 def _paste_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str | None, second: str | None,
                 body=TILE) -> None:
-    """A tile, antialiased: a cached sprite at table sizes; on zoomed pictures the body is
+    """A tile, antialiased: cached sprites at table sizes; on zoomed pictures the body is
     drawn (its steps vanish when a phone shrinks the picture) and the symbols are sprites."""
-    (qa, ra), (qb, rb) = cell_a, cell_b
     s = round(grid.s, 2)
-    c1, c2 = grid.centre(qa, ra), grid.centre(qb, rb)
     if s > SPRITE_CACHE_S:
+        c1, c2 = grid.centre(*cell_a), grid.centre(*cell_b)
         _tile_shape(ImageDraw.Draw(img), c1, c2, s, tuple(body))
         for colour, c in ((first, c1), (second, c2)):
             if colour is not None:
                 paste_sprite(img, _symbol_sprite(colour, s), *c)
         return
-    dq, dr = qb - qa, rb - ra
-    if (dq, dr) not in ((1, 0), (0, 1), (-1, 1)):  # three sprites per pair of colours, not six
-        dq, dr, first, second = -dq, -dr, second, first
-    sprite = _cached_tile_sprite(s, dq, dr, first, second, tuple(body))
-    paste_sprite(img, sprite, (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
+    dq, dr, cell_a, cell_b, first, second = _halves(cell_a, cell_b, first, second)
+    _paste_whole_tile(img, s, grid.centre(*cell_a), grid.centre(*cell_b), dq, dr, first, second, body)
 
 
 def _ghost_body(img: Image.Image, grid: _Grid, cell_a, cell_b, colour, alpha: int) -> None:
@@ -205,13 +219,13 @@ def _ghost_body(img: Image.Image, grid: _Grid, cell_a, cell_b, colour, alpha: in
     img.paste(tuple(colour), (x0, y0), mask)
 
 
-@lru_cache(maxsize=330)  # every tile of every board size: 3 x 108
-def _tile_patch(s: float, dq: int, dr: int, first: str, second: str) -> tuple[Image.Image, Image.Image]:
-    """A table's tile flattened on the board's colour, with a 1-bit mask of its two cells'
-    whole hexes (gap included): pasting it costs a third of blending the sprite, and it covers
-    exactly what an empty pair of cells showed (the gap around a tile is the board's colour).
-    Only the table uses these (three hex sizes), so zoomed pictures never evict them."""
-    sprite = _make_tile_sprite(s, dq, dr, first, second)
+@lru_cache(maxsize=16)
+def _flat_body(s: float, dq: int, dr: int) -> tuple[Image.Image, Image.Image]:
+    """A table's tile body flattened on the board's colour, with a 1-bit mask of its two
+    cells' whole hexes (gap included): pasting it costs a third of blending the sprite, and it
+    covers exactly what an empty pair of cells showed (the gap around a tile is the board's
+    colour). Only the table uses these (three hex sizes)."""
+    sprite = _tile_body(s, dq, dr)
     flat = Image.new("RGB", sprite.size, BOARD_BG)
     flat.paste(sprite, (0, 0), sprite)
     mask = Image.new("1", sprite.size, 0)
@@ -223,15 +237,31 @@ def _tile_patch(s: float, dq: int, dr: int, first: str, second: str) -> tuple[Im
     return flat, mask
 
 
+@lru_cache(maxsize=32)
+def _flat_symbol(colour: str, s: float) -> tuple[Image.Image, Image.Image]:
+    """A symbol flattened on the tile's colour, with a 1-bit mask of the tile's hex: pasted
+    over a tile body it needs no blending."""
+    sprite = _cached_symbol_sprite(colour, s)
+    flat = Image.new("RGB", sprite.size, TILE)
+    flat.paste(sprite, (0, 0), sprite)
+    mask = Image.new("1", sprite.size, 0)
+    ImageDraw.Draw(mask).polygon(_hex(sprite.width / 2, sprite.height / 2, s - GAP), fill=1)
+    return flat, mask
+
+
+def _paste_flat(img: Image.Image, patch: tuple[Image.Image, Image.Image], cx: float, cy: float) -> None:
+    flat, mask = patch
+    img.paste(flat, (round(cx - flat.width / 2), round(cy - flat.height / 2)), mask)
+
+
 def _paste_flat_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str, second: str) -> None:
     """:func:`_paste_tile` for a tile surrounded by the board's gap (the table's tiles)."""
-    (qa, ra), (qb, rb) = cell_a, cell_b
-    dq, dr = qb - qa, rb - ra
-    if (dq, dr) not in ((1, 0), (0, 1), (-1, 1)):
-        dq, dr, first, second = -dq, -dr, second, first
-    flat, mask = _tile_patch(round(grid.s, 2), dq, dr, first, second)
-    (x1, y1), (x2, y2) = grid.centre(qa, ra), grid.centre(qb, rb)
-    img.paste(flat, (round((x1 + x2) / 2 - flat.width / 2), round((y1 + y2) / 2 - flat.height / 2)), mask)
+    dq, dr, cell_a, cell_b, first, second = _halves(cell_a, cell_b, first, second)
+    s = round(grid.s, 2)
+    (x1, y1), (x2, y2) = grid.centre(*cell_a), grid.centre(*cell_b)
+    _paste_flat(img, _flat_body(s, dq, dr), (x1 + x2) / 2, (y1 + y2) / 2)
+    _paste_flat(img, _flat_symbol(first, s), x1, y1)
+    _paste_flat(img, _flat_symbol(second, s), x2, y2)
 
 
 def _paste_symbol(img: Image.Image, colour: str, cx: float, cy: float, s: float) -> None:
@@ -454,7 +484,7 @@ def _mini_tile(img: Image.Image, cx: float, cy: float, s: float, colours: Sequen
     c1 = (cx - s * SQRT3 / 2, cy)
     c2 = (cx + s * SQRT3 / 2, cy)
     _halo(ImageDraw.Draw(img), c1, c2, s, HIGHLIGHT, 3)
-    paste_sprite(img, _cached_tile_sprite(float(s), 1, 0, colours[0], colours[1]), cx, cy)
+    _paste_whole_tile(img, float(s), c1, c2, 1, 0, colours[0], colours[1])
 
 
 # ------------------------------------------------------------------------------ public
@@ -493,7 +523,9 @@ def rack(tiles: Sequence[Sequence[str]], *, lang: str = "ru") -> Image.Image:
     for k, colours in enumerate(tiles):
         x = gap + k * (tile_w + gap)
         cy = 64 + s
-        paste_sprite(img, _cached_tile_sprite(float(s), 1, 0, colours[0], colours[1]), x + tile_w / 2, cy)
+        cx = x + tile_w / 2
+        _paste_whole_tile(img, float(s), (cx - s * SQRT3 / 2, cy), (cx + s * SQRT3 / 2, cy), 1, 0,
+                          colours[0], colours[1])
         put_text(img, (x + tile_w / 2, 32), str(k + 1), 34, bold=True, anchor="mm")
     return img
 
