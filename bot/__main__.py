@@ -29,7 +29,7 @@ def run(argv: list[str] | None = None) -> int:
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import rendering
+    from bot import memory, rendering
     from bot.store_sqlite import StoreError
 
     try:
@@ -56,6 +56,7 @@ def run(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    memory.trim_in_background()
     loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
     asyncio.set_event_loop(loop)
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -16,6 +16,8 @@ import signal
 import time
 from typing import Callable
 
+from bot import memory
+
 log = logging.getLogger(__name__)
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -37,6 +39,7 @@ def _worker_init() -> None:
         os.nice(WORKER_NICENESS)
     except OSError:
         pass
+    memory.trim_in_background()
 
 
 def pool() -> concurrent.futures.ProcessPoolExecutor:
