@@ -24,6 +24,10 @@ ends. The first player with an empty hand wins. If the pool is empty and a whole
 with nobody able to lay a tile (as many empty-pool draws in a row as there are players), the game
 ends: fewest tiles in hand wins, ties share the place. Seat 0 starts.
 
+The state keeps the public history of the game, every finished turn as (seat, rolled face,
+tiles on the board at the roll, whether a tile was laid), as the bot narrates it: a computer
+player learns from a draw that none of that seat's tiles then fitted. It never names a tile.
+
 Coordinates: a cell is (x, y), x to the right, y DOWNWARDS (screen order). The starting tile
 lies on (0, 0)-(1, 0). Tile ids 0..35 index ``TILES``, each a pair (lo, hi) of symbol indices
 with lo < hi; ``Lay(tile, cell_a, cell_b)`` puts the tile's lo symbol on cell_a and its hi symbol
@@ -304,6 +308,9 @@ class State:
     passes: int
     turn: int
     over: str | None                              # None, "won" or "stalemate"
+    # (seat, face, tiles on the board, laid) per finished turn (see the module docstring);
+    # empty in states saved before it was kept.
+    history: tuple[tuple[int, str, int, bool], ...] = ()
     # Derived data (the grid) of this very state; init=False so that ``replace`` starts it empty.
     cache: dict = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
 
@@ -657,6 +664,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
     pool = state.pool
     board = state.board
     passes = state.passes
+    history = state.history + ((seat, state.die, len(state.board), isinstance(action, Lay)),)
     hand = state.hands[seat]
     if isinstance(action, Lay):
         tile, a, b = action.tile, action.cell_a, action.cell_b
@@ -679,7 +687,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
             places = _outcome_places(hands)
             events.append(Won(seat, sizes, places))
             new = replace(state, pool=pool, hands=tuple(hands), board=board, current=seat,
-                          passes=passes, turn=state.turn + 1, over="won")
+                          passes=passes, turn=state.turn + 1, over="won", history=history)
             new.cache["grid"] = grid
             return new, events
     else:
@@ -699,7 +707,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
                 winners = tuple(i for i, p in enumerate(places) if p == 1)
                 events.append(StalemateEnd(sizes, places, winners))
                 new = replace(state, pool=pool, hands=tuple(hands), board=board, current=seat,
-                              passes=passes, turn=state.turn + 1, over="stalemate")
+                              passes=passes, turn=state.turn + 1, over="stalemate", history=history)
                 new.cache["grid"] = state.grid
                 return new, events
     nxt = (seat + 1) % state.players
@@ -707,7 +715,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list]:
     events.append(TurnPassed(seat, nxt))
     events.append(Rolled(nxt, face))
     new = replace(state, counter=state.counter + 1, pool=pool, hands=tuple(hands), board=board,
-                  current=nxt, die=face, passes=passes, turn=state.turn + 1, over=None)
+                  current=nxt, die=face, passes=passes, turn=state.turn + 1, over=None, history=history)
     if board is state.board:
         new.cache["grid"] = state.grid
     else:
@@ -766,6 +774,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "over": state.over is not None,
         "outcome": None if res is None else {
             "places": list(res.places), "reason": res.reason, "winners": list(res.winners)},
+        "history": [{"seat": who, "face": face, "tiles": tiles, "laid": laid}
+                    for who, face, tiles, laid in state.history],
     }
     if state.over:
         out["hands"] = [list(h) for h in state.hands]
@@ -799,6 +809,7 @@ def to_json(state: State) -> dict[str, Any]:
         "passes": state.passes,
         "turn": state.turn,
         "over": state.over,
+        "history": [list(h) for h in state.history],
     }
 
 
@@ -854,7 +865,13 @@ def from_json(data: Any) -> State:
             raise InvalidAction("bad end marker")
         if over is None and not all(hands):
             raise InvalidAction("an empty hand must have ended the game")
+        history = []
+        for e in data.get("history", []):  # absent in states saved before the history
+            if not isinstance(e, list) or len(e) != 4 or e[1] not in DIE_FACES or not isinstance(e[3], bool):
+                raise InvalidAction("bad history entry")
+            history.append((_int(e[0], 0, players - 1), e[1], _int(e[2], 1, len(board)), e[3]))
     except (KeyError, TypeError) as exc:
         raise InvalidAction(f"malformed trio state: {exc!r}") from None
     return State(players=players, options=options, seed=seed, counter=counter, pool=pool, hands=hands,
-                 board=tuple(board), current=current, die=die, passes=passes, turn=turn_no, over=over)
+                 board=tuple(board), current=current, die=die, passes=passes, turn=turn_no, over=over,
+                 history=tuple(history))

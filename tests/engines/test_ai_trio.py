@@ -93,6 +93,46 @@ def test_determinize_deals_unseen_tiles_behind_the_same_view():
                 assert len({(s.hands, s.pool) for s in samples}) > 1
 
 
+def test_the_history_in_a_view_holds_no_tile_of_a_hand():
+    """A view's history is who rolled which face, how many tiles lay on the board then and
+    whether a tile was laid: nothing that names a tile, so nothing of a hand or the pool."""
+    for players in (2, 3, 4):
+        for state, seat in game_states(players, trio.Options(), players + 10, every=1, level="hard"):
+            view = trio.view(state, seat)
+            assert len(view["history"]) == state.turn
+            for k, entry in enumerate(view["history"]):
+                assert set(entry) == {"seat", "face", "tiles", "laid"}
+                assert entry["seat"] == k % players and entry["face"] in trio.DIE_FACES
+                assert isinstance(entry["laid"], bool) and 1 <= entry["tiles"] <= len(state.board)
+            twin = other_secrets(state, seat, random.Random(state.turn))
+            assert trio.view(twin, seat)["history"] == view["history"]
+
+
+def test_guessed_hands_obey_every_draw():
+    """After a seat drew, the tiles it then held fitted nowhere under the rolled face: a guess
+    of its hand holds at most one tile that fitted then (the one drawn), as the true hand does."""
+    checked = 0
+    for seed in range(40):
+        state = trio.setup(2, None, seed)
+        rng = random.Random(seed)
+        while not state.over and checked < 12:
+            seat = state.current
+            actions = trio.legal_actions(state, seat)
+            if seat == 1 and isinstance(actions[0], trio.Draw) and state.pool:
+                fitted = at.FitMap(state.grid, False).by_face[trio.DIE_FACES.index(state.die)]
+                state, _ = trio.apply(state, seat, actions[0])
+                guesses = at.sample_hands(trio.view(state, 0), 0, random.Random(seed), 50)
+                assert abs(sum(w for w, _ in guesses) - 1) < 1e-9
+                assert (sum(1 << t for t in state.hands[1]) & fitted).bit_count() <= 1
+                for _, hands in guesses:
+                    assert hands[0] == 0 and hands[1].bit_count() == len(state.hands[1])
+                    assert (hands[1] & fitted).bit_count() <= 1
+                checked += 1
+                break
+            state, _ = trio.apply(state, seat, rng.choice(actions))
+    assert checked >= 5
+
+
 # ------------------------------------------------------------------ how it plays
 
 # Game seed 260 after seven random moves: seat 1 holds tiles 9 and 23, the die shows circle,

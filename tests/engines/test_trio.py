@@ -451,9 +451,45 @@ def test_from_json_rejects_garbage():
     d = json.loads(json.dumps(good))
     d["board"][0][3] = 5  # cells not adjacent
     bad_cases.append(d)
+    for history in (["x"], [[0, "green", 1, False]], [[0, "red", 9, False]], [[5, "red", 1, True]],
+                    [[0, "red", 1, 1]], "x"):
+        bad_cases.append(dict(good, history=history))
     for case in bad_cases + [None, [], {"v": 2}]:
         with pytest.raises(InvalidAction):
             trio.from_json(case)
+
+
+def test_history_is_every_turn_as_the_events_tell_it():
+    """The public history: per turn the seat, the face it rolled, the tiles on the board at the
+    roll and whether it laid, exactly what the Rolled, Laid and Drew events narrate."""
+    for players in (2, 3, 4):
+        s = trio.setup(players, None, players)
+        rng = random.Random(players)
+        told, face, draws = [], s.die, 0
+        while not s.over:
+            seat, tiles = s.current, len(s.board)
+            s, events = trio.apply(s, seat, rng.choice(trio.legal_actions(s, seat)))
+            laid = any(isinstance(e, trio.Laid) for e in events)
+            draws += not laid
+            told.append({"seat": seat, "face": face, "tiles": tiles, "laid": laid})
+            face = next((e.face for e in events if isinstance(e, trio.Rolled)), None)
+            assert trio.view(s, None)["history"] == told
+            assert trio.view(s, seat)["history"] == told
+        assert draws > 0
+        assert trio.to_json(trio.from_json(json.loads(json.dumps(trio.to_json(s))))) == trio.to_json(s)
+
+
+def test_a_state_saved_before_the_history_still_loads_and_plays():
+    s = trio.setup(2, None, 8)
+    rng = random.Random(8)
+    for _ in range(6):
+        s, _ = trio.apply(s, s.current, rng.choice(trio.legal_actions(s, s.current)))
+    old = trio.to_json(s)
+    del old["history"]
+    loaded = trio.from_json(old)
+    assert loaded.history == () and trio.view(loaded, 0)["history"] == []
+    after, _ = trio.apply(loaded, loaded.current, trio.legal_actions(loaded, loaded.current)[0])
+    assert len(after.history) == 1 and after.history[0][:3] == (s.current, s.die, len(s.board))
 
 
 # ----------------------------------------------------------------- the fast query agrees
