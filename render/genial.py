@@ -576,14 +576,18 @@ def _visible(grid: _Grid, box: tuple[float, float, float, float]) -> set[tuple[i
 
 def _draw_window(img: Image.Image, view: Mapping[str, Any], grid: _Grid, box, *,
                  labels: str | None = None, label_size: int = 0, letters: int = 0) -> set:
-    """The board inside ``box`` of ``img``: empty cells, printed symbols, tiles."""
+    """The board inside ``box`` of ``img``, a new canvas: empty cells, printed symbols, tiles.
+    What is drawn across the box's edges is wiped outside it (not drawn on a layer and cut
+    out: two more pictures of the whole size were most of a zoomed picture's memory)."""
     visible = _visible(grid, box)
-    layer = Image.new("RGB", img.size, BACKGROUND)
-    _draw_empty_board(layer, grid, labels=labels, cells=visible, letters=letters, label_size=label_size)
-    _draw_printed(layer, grid, view["printed"], only=visible)
-    _draw_tiles(layer, grid, view["tiles"], set(), only=visible)
+    _draw_empty_board(img, grid, labels=labels, cells=visible, letters=letters, label_size=label_size)
+    _draw_printed(img, grid, view["printed"], only=visible)
+    _draw_tiles(img, grid, view["tiles"], set(), only=visible)
     x0, y0, x1, y1 = (int(v) for v in box)
-    img.paste(layer.crop((x0, y0, x1, y1)), (x0, y0))
+    w, h = img.size
+    for left, top, right, bottom in ((0, 0, w, y0), (0, y1, w, h), (0, y0, x0, y1), (x1, y0, w, y1)):
+        if right > left and bottom > top:
+            img.paste(BACKGROUND, (left, top, right, bottom))
     return visible
 
 
