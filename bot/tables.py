@@ -225,6 +225,7 @@ class Tables:
             if sent.result != Result.MISSING:
                 raise TryLater()
             # MISSING: deleted by someone; post a new message below.
+            self._forget(chat_id, message_id)
         if view.image is not None:
             picture = await self.render(view.image)
             sent = await self.messenger.send_photo(chat_id, picture, view.text, markup, thread_id=thread_id)
@@ -239,11 +240,16 @@ class Tables:
         self._shown[(chat_id, sent.message.message_id)] = wanted
         return sent.message.message_id
 
+    def _forget(self, chat_id: int, message_id: int | None) -> None:
+        """A message no longer shows the game (deleted, gone, stripped, or its game is over)."""
+        self._shown.pop((chat_id, message_id), None)
+        self._shown_turn.pop((chat_id, message_id), None)
+
     async def _strip(self, chat_id: int, message_id: int | None) -> None:
         """Take the buttons off a message that no longer leads anywhere."""
         if message_id is not None:
             await self.messenger.edit_markup(chat_id, message_id, None)
-            self._shown.pop((chat_id, message_id), None)
+            self._forget(chat_id, message_id)
 
     # ---- the lobby -----------------------------------------------------------------------
 
@@ -377,7 +383,7 @@ class Tables:
         if bump and old is not None:
             # A new message notifies the player that it is their turn; the old one goes.
             await self.messenger.delete(entry.user_id, old)
-            self._shown.pop((entry.user_id, old), None)
+            self._forget(entry.user_id, old)
             old = None
         new_id = await self._show(entry.user_id, old, view, markup)
         if new_id is not None:
@@ -422,9 +428,8 @@ class Tables:
             await self.jobs.settled(("results", game.id))
             ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
             ids |= {(s.user_id, s.dm_msg) for s in game.seats}
-            for key in ids:
-                self._shown.pop(key, None)
-                self._shown_turn.pop(key, None)
+            for chat_id, message_id in ids:
+                self._forget(chat_id, message_id)
             self._table_path.pop(game.id, None)
             self._lobby_notes.pop(game.id, None)
             for s in game.seats:
