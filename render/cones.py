@@ -94,13 +94,6 @@ def _layout(piles: int, colours: int, over: bool) -> dict[str, int]:
             "grid_top": MARGIN + HEADER_H, "cards_top": height - MARGIN - card_h}
 
 
-@lru_cache(maxsize=6)
-def _empty(width: int, height: int) -> Image.Image:
-    """The static background layer (cached)."""
-    image, _ = new_canvas(width, height, BACKGROUND)
-    return image
-
-
 # ---------------------------------------------------------------- towers
 
 def _trapezoid(cx: float, bottom: float, w_bottom: float, w_top: float, h: float):
@@ -335,7 +328,7 @@ def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
     players = view["players"]
     over = bool(view.get("over")) and "goals" in view
     lay = _layout(len(piles), len(view["colours"]), over)
-    image = _empty(lay["width"], lay["height"]).copy()
+    image, _ = new_canvas(lay["width"], lay["height"], BACKGROUND)
     draw = ImageDraw.Draw(image)
     lit = view.get("last_pile") if highlight_pile is None else highlight_pile
     _header(image, draw, view, lay["width"], lang)

@@ -26,8 +26,8 @@ from PIL import Image, ImageDraw
 from engines.genial.geometry import ROW_LETTERS, cell_label
 from engines.genial.views import scoring_cells
 from render.common import (
-    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, fit, min_font, new_canvas,
-    paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite,
+    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, fit, layer_copy, min_font, new_canvas,
+    paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite, stored_layer,
     text_width,
 )
 
@@ -354,12 +354,13 @@ def _printed_key(printed: Sequence[Mapping[str, Any]]) -> tuple:
 
 @lru_cache(maxsize=6)
 def _empty_table(radius: int, height: int, printed: tuple = ()) -> Image.Image:
-    """The static layer of a table: background, board, row letters, printed symbols."""
+    """The static layer of a table: background, board, row letters, printed symbols (kept as a
+    :func:`stored_layer`: 1.3 MB, not 5.4)."""
     img, _ = new_canvas(W, height)
     grid = _table_grid(radius)
     _draw_empty_board(img, grid, letters=max(TEXT + 2, int(grid.s * 0.62)))
     _draw_printed(img, grid, [{"cell": c, "colour": colour} for c, colour in printed])
-    return img
+    return stored_layer(img)
 
 
 # ------------------------------------------------------------------------------ tracks
@@ -496,8 +497,8 @@ def table(view: Mapping[str, Any], *, lang: str = "ru", names: Sequence[str] = (
     every player or team (lowest colour marked, current player framed).
     highlight: extra cells to rim (e.g. cells under discussion)."""
     grid = _table_grid(view["radius"])
-    img = _empty_table(view["radius"], _table_height(len(view["scores"])),
-                       _printed_key(view["printed"])).copy()
+    img = layer_copy(_empty_table(view["radius"], _table_height(len(view["scores"])),
+                                  _printed_key(view["printed"])))
     draw = ImageDraw.Draw(img)
     _header(img, view, names, lang)
     _draw_tiles(img, grid, view["tiles"], set(view.get("recent", [])), flat=True)

@@ -225,7 +225,7 @@ def _is_cell(item) -> bool:
 PATCH_PAD = 2  # a domino patch stops this far inside its cells: the grid lines stay
 
 
-@lru_cache(maxsize=160)
+@lru_cache(maxsize=64)  # 64 KB each; boards of other sizes draw their own anyway
 def _domino_patch(c: float, vertical: bool, syms: tuple[str, str]) -> Image.Image:
     """A domino with its symbols (first at the left or top) and shadow, antialiased, flattened
     on the board's colour: it stays inside its two cells, so it pastes without a mask."""

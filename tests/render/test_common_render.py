@@ -104,4 +104,11 @@ def test_sprites_are_antialiased_and_flat_ones_match_blended_ones():
     boxed = Image.new("RGB", (120, 90), BACKGROUND)
     paste_box(boxed, (10, 10, 110, 80), 14, (255, 240, 200), INK, 2)
     assert boxed.getpixel((60, 45)) == (255, 240, 200) and boxed.getpixel((11, 11)) != INK
-    assert common.flat_box.cache_info().currsize >= 1
+    assert common.box_corners.cache_info().currsize >= 1
+    # pasted from its cached corners, a box is the box drawn whole, antialiased, pixel for pixel
+    for size, radius, line, outline in (((100, 70), 14, 2, INK), ((31, 300), 12, 0, None), ((8, 8), 6, 3, INK)):
+        whole = Image.new("RGB", size, BACKGROUND)
+        whole.paste(common._drawn_box(*size, radius, (255, 240, 200), outline, line, BACKGROUND))
+        pasted = Image.new("RGB", size, BACKGROUND)
+        paste_box(pasted, (0, 0, *size), radius, (255, 240, 200), outline, line)
+        assert pasted.tobytes() == whole.tobytes()
