@@ -9,17 +9,20 @@ could reach here. Figures: press → answer p50/p99 (the fake clocks it from the
 is pressed to the answer's arrival), presses never answered or answered twice, Bot API calls per press, peak memory of the bot.
 
 Lucky and cones are played on the table in the group; in genial and trio the player to act
-takes the steps of a move in their private chat (tile, place, ✅), as a person would.
+takes the steps of a move in their private chat (tile, place, ✅), as a person would; with
+``--game mixed`` the groups play the four games in turn, as on a real day.
 Before the Start storm, the second player of every group presses Join at the same moment (the
 Join burst); every Join is answered before the first Start.
 
     python -m bench load                 # lucky and cones, 200 groups, 60 s each
     python -m bench load --game genial --game trio
+    python -m bench load --game mixed    # memory as a real day needs it
     python -m bench load --groups 50 --seconds 20 --game lucky
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import collections
 import os
 import pathlib
@@ -34,6 +37,7 @@ from bench.measure import percentile
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+GAMES = ("lucky", "cones", "genial", "trio")
 PRIVATE_ENTRY = ("genial", "trio")  # games whose moves are entered in the private chat
 ECHO_BOT = '''
 import sys
@@ -52,13 +56,14 @@ def _ms(seconds: list[float], q: float) -> float:
 
 def _memory_mb(pid: int) -> tuple[float, float]:
     """The bot process's resident memory (RSS), and the memory of it and its children (the
-    drawing worker, multiprocessing's resource tracker) as PSS: a page shared between them
-    (the interpreter, Pillow, fonts) counts once, split between its sharers, not once per process."""
+    drawing processes) as PSS: a page shared between them (the interpreter, Pillow, fonts)
+    counts once, split between its sharers, not once per process."""
     pids = [pid]
-    try:
-        pids += [int(p) for p in pathlib.Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        pass
+    for children in pathlib.Path(f"/proc/{pid}/task").glob("*/children"):  # a child of any thread
+        try:
+            pids += [int(p) for p in children.read_text().split()]
+        except OSError:
+            pass
     rss = pss = 0
     for p in pids:
         try:
@@ -77,8 +82,11 @@ class Load:
 
     def __init__(self, fake: FakeBotAPI, groups: int, game: str):
         self.fake = fake
-        self.game = game
         self.chats = [-(1_000_000_000_000 + i) for i in range(groups)]
+        # "mixed": the groups play the four games in turn, as on a real day (every picture
+        # kind at once in the drawing process)
+        self.game_of = {chat: GAMES[i % len(GAMES)] if game == "mixed" else game
+                        for i, chat in enumerate(self.chats)}
         self.players = {}
         for i, chat in enumerate(self.chats):
             fake.add_group(chat, f"load {i}")
@@ -98,7 +106,7 @@ class Load:
     def press_current(self, chat: int) -> str | None:
         """The player to act presses one of their move buttons: on the table in the group
         (lucky, cones), or in their private chat, where genial and trio moves are entered."""
-        if self.game in PRIVATE_ENTRY:
+        if self.game_of[chat] in PRIVATE_ENTRY:
             return self._press_private(chat)
         table = self.bot_photo(chat)
         if table is None:
@@ -140,7 +148,7 @@ class Load:
                 self.fake.user_starts_private(user)
         self._wait(lambda: all(self.fake.messages(u) for pair in self.players.values() for u in pair), 120)
         for chat in self.chats:
-            self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game}")
+            self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game_of[chat]}")
         self._wait(lambda: all(self._lobby(c) is not None for c in self.chats), 120)
         joins = []
         for chat in self.chats:
@@ -208,6 +216,28 @@ def _stats(fake: FakeBotAPI, ids: list[str]) -> dict:
             "over_1s": sum(1 for x in lat if x > 1.0)}
 
 
+WRITES = {"editMessageMedia", "editMessageCaption", "editMessageText", "editMessageReplyMarkup",
+          "sendPhoto", "sendMessage"}
+
+
+def _shown_after(fake: FakeBotAPI, ids: list[str]) -> list[float]:
+    """Per press, seconds until the bot next wrote to the chat it was pressed in: the presser
+    sees what the press did (the table edited in the group, the private message in private).
+    Group writes are paced, so this includes the wait for the group's turn."""
+    writes: dict[int, list[float]] = collections.defaultdict(list)
+    for r in fake.requests:
+        if r.method in WRITES and r.ok:
+            writes[r.params.get("chat_id")].append(r.time)
+    out = []
+    for s in fake.callback_stats():
+        if s.id in ids and s.answer_times:
+            times = writes.get(s.chat_id, [])
+            k = bisect.bisect_left(times, s.pressed_at)
+            if k < len(times):
+                out.append(times[k] - s.pressed_at)
+    return out
+
+
 def _start_bot(fake: FakeBotAPI, db: pathlib.Path) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT"))}
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db),
@@ -250,6 +280,7 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
         time.sleep(5)
         per_press = collections.Counter(r.method for r in fake.requests[requests_before:])
         presses = _stats(fake, pressed)
+        shown = _shown_after(fake, set(pressed))
         edits = sum(len(fake.calls("editMessageMedia", chat_id=c)) - edits_before[c] for c in load.chats)
         writes = max(fake.writes_per_minute(c) for c in load.chats)
     finally:
@@ -257,7 +288,7 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
         errors = _stop(bot)
         fake.stop()
     tracebacks = errors.count("Traceback")
-    return {"join": join, "start": start, "press": presses, "edits": edits, "max_writes_min": writes,
+    return {"join": join, "start": start, "press": presses, "shown": shown, "edits": edits, "max_writes_min": writes,
             "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()},
             "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "tracebacks": tracebacks}
 
@@ -298,7 +329,7 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
     parser.add_argument("--groups", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--every", type=float, default=4.0, help="seconds between one group's presses")
-    parser.add_argument("--game", action="append", choices=["lucky", "cones", "genial", "trio"])
+    parser.add_argument("--game", action="append", choices=[*GAMES, "mixed"])
     args = parser.parse_args(argv or [])
     rows = []
     rate = args.groups / args.every
@@ -323,6 +354,8 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
              f"ms / {m['press']['fetch_p99']:.1f} ms"),
             (f"{label}:   of which fetched → answered, p50 / p99", m["press"]["handle_p50"],
              f"ms / {m['press']['handle_p99']:.1f} ms"),
+            (f"{label}: press → its chat shows the result, p50 / p99", _ms(m["shown"], 0.5),
+             f"ms / {_ms(m['shown'], 0.99):.1f} ms"),
             (f"{label}: presses", float(m["press"]["n"]), "presses"),
             (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
             (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
