@@ -72,6 +72,12 @@ def surely_not_delivered(exc: NetworkError) -> bool:
     return not isinstance(exc, TimedOut) and not isinstance(cause, httpx.HTTPError)
 
 
+# A picture is drawn when its write may go out, not before: a write waiting for the group's
+# pace or the bot's budget (30 a second, the limit under many busy groups) holds no picture,
+# and what it shows is drawn once, for what goes out.
+Picture = Callable[[], Awaitable[bytes]]
+
+
 class Messenger:
     def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
@@ -154,13 +160,17 @@ class Messenger:
         log.error("bad request in chat %s: %s", chat_id, exc.message)
         return Sent(Result.FAILED)
 
-    def _photo(self, picture: bytes) -> tuple[str, Any]:
-        key = hashlib.sha1(picture).hexdigest()
-        return key, self._file_ids.get(key, picture)
+    async def _photo(self, drawn: dict, draw: Picture) -> Any:
+        """The picture to send: drawn on the first attempt (``drawn`` keeps it for a retry), or
+        the file_id of the same picture uploaded before."""
+        if "png" not in drawn:
+            drawn["png"] = await draw()
+            drawn["key"] = hashlib.sha1(drawn["png"]).hexdigest()
+        return self._file_ids.get(drawn["key"], drawn["png"])
 
-    def _remember(self, key: str, sent: Sent) -> None:
-        if sent.message is not None and sent.message.photo:
-            self._file_ids[key] = sent.message.photo[-1].file_id
+    def _remember(self, drawn: dict, sent: Sent) -> None:
+        if sent.message is not None and sent.message.photo and "key" in drawn:
+            self._file_ids[drawn["key"]] = sent.message.photo[-1].file_id
             if len(self._file_ids) > 2000:
                 self._file_ids.pop(next(iter(self._file_ids)))
 
@@ -175,13 +185,16 @@ class Messenger:
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=None), new_message=True, urgent=urgent)
 
-    async def send_photo(self, chat_id: int, picture: bytes, caption: str,
+    async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
-        key, photo = self._photo(picture)
-        sent = await self._call(chat_id, lambda: self.bot.send_photo(
-            chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=thread_id or None), new_message=True)
-        self._remember(key, sent)
+        drawn: dict = {}
+
+        async def make():
+            return await self.bot.send_photo(
+                chat_id, await self._photo(drawn, picture), caption=caption, parse_mode=ParseMode.HTML,
+                reply_markup=markup, message_thread_id=thread_id or None)
+        sent = await self._call(chat_id, make, new_message=True)
+        self._remember(drawn, sent)
         return sent
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
@@ -245,13 +258,16 @@ class Messenger:
         return await self._call(chat_id, lambda: self.bot.edit_message_text(
             text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup))
 
-    async def edit_photo(self, chat_id: int, message_id: int, picture: bytes, caption: str,
+    async def edit_photo(self, chat_id: int, message_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
-        key, photo = self._photo(picture)
-        media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
-        sent = await self._call(chat_id, lambda: self.bot.edit_message_media(
-            media, chat_id=chat_id, message_id=message_id, reply_markup=markup))
-        self._remember(key, sent)
+        drawn: dict = {}
+
+        async def make():
+            media = InputMediaPhoto(await self._photo(drawn, picture), caption=caption, parse_mode=ParseMode.HTML)
+            return await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=markup)
+        sent = await self._call(chat_id, make)
+        self._remember(drawn, sent)
         return sent
 
     async def edit_caption(self, chat_id: int, message_id: int, caption: str,

@@ -213,8 +213,8 @@ class Tables:
                 if shown is not None and shown[2] == view.image_key:
                     sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
                 else:
-                    picture = await self.render(view.image)
-                    sent = await self.messenger.edit_photo(chat_id, message_id, picture, view.text, markup)
+                    sent = await self.messenger.edit_photo(chat_id, message_id, lambda: self.render(view.image),
+                                                           view.text, markup)
             else:
                 sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
             if sent.ok:
@@ -227,8 +227,8 @@ class Tables:
             # MISSING: deleted by someone; post a new message below.
             self._forget(chat_id, message_id)
         if view.image is not None:
-            picture = await self.render(view.image)
-            sent = await self.messenger.send_photo(chat_id, picture, view.text, markup, thread_id=thread_id)
+            sent = await self.messenger.send_photo(chat_id, lambda: self.render(view.image), view.text, markup,
+                                                   thread_id=thread_id)
         else:
             sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)
         if sent.message is None:

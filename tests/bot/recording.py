@@ -55,13 +55,15 @@ class RecordingMessenger:
     async def send_text(self, chat_id, text, markup=None, **_):
         return self._sent("sendMessage", chat_id, text, markup)
 
-    async def send_photo(self, chat_id, png, caption, markup=None, **_):
+    async def send_photo(self, chat_id, picture, caption, markup=None, **_):
+        await picture()  # drawn when it goes out, as the Messenger does
         return self._sent("sendPhoto", chat_id, caption, markup)
 
     async def edit_text(self, chat_id, message_id, text, markup=None):
         return self._sent("editMessageText", chat_id, text, markup)
 
-    async def edit_photo(self, chat_id, message_id, png, caption, markup=None):
+    async def edit_photo(self, chat_id, message_id, picture, caption, markup=None):
+        await picture()
         return self._sent("editMessageMedia", chat_id, caption, markup)
 
     async def edit_caption(self, chat_id, message_id, caption, markup=None):
