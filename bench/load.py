@@ -54,27 +54,29 @@ def _ms(seconds: list[float], q: float) -> float:
     return percentile(seconds, q) * 1000
 
 
-def _memory_mb(pid: int) -> tuple[float, float]:
-    """The bot process's resident memory (RSS), and the memory of it and its children (the
+def _memory_mb(pid: int) -> tuple[float, float, float]:
+    """The bot process's resident memory (RSS), the memory of it and its children (the
     drawing processes) as PSS: a page shared between them (the interpreter, Pillow, fonts)
-    counts once, split between its sharers, not once per process."""
+    counts once, split between its sharers, not once per process; and their RSS summed, which
+    counts every shared page once per process (what a naive ``ps`` sum says)."""
     pids = [pid]
     for children in pathlib.Path(f"/proc/{pid}/task").glob("*/children"):  # a child of any thread
         try:
             pids += [int(p) for p in children.read_text().split()]
         except OSError:
             pass
-    rss = pss = 0
+    rss = pss = rss_sum = 0
     for p in pids:
         try:
             for line in pathlib.Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Rss:") and p == pid:
-                    rss = int(line.split()[1])
+                if line.startswith("Rss:"):
+                    rss_sum += int(line.split()[1])
+                    rss = int(line.split()[1]) if p == pid else rss
                 elif line.startswith("Pss:"):
                     pss += int(line.split()[1])
         except OSError:
             pass
-    return rss / 1024, pss / 1024
+    return rss / 1024, pss / 1024, rss_sum / 1024
 
 
 class Load:
@@ -260,7 +262,7 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
     fake = FakeBotAPI()
     fake.start()
     bot = _start_bot(fake, pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
-    peak = [0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers
+    peak = [0.0, 0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers, their RSS summed
     done = threading.Event()
 
     def watch_memory() -> None:
@@ -290,7 +292,7 @@ def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
     tracebacks = errors.count("Traceback")
     return {"join": join, "start": start, "press": presses, "shown": shown, "edits": edits, "max_writes_min": writes,
             "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()},
-            "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "tracebacks": tracebacks}
+            "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "peak_rss_sum_mb": peak[2], "tracebacks": tracebacks}
 
 
 def measure_echo(groups: int, seconds: float, every: float) -> dict:
@@ -364,6 +366,7 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
              "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
             (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
             (f"{label}: peak memory: the bot with its worker processes (PSS)", m["peak_pss_mb"], "MB"),
+            (f"{label}: peak memory: the bot with its worker processes (RSS summed)", m["peak_rss_sum_mb"], "MB"),
             (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
         ]
     echo = measure_echo(args.groups, args.seconds, args.every)
