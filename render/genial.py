@@ -146,14 +146,20 @@ def _make_symbol_sprite(colour: str, s: float) -> Image.Image:
     return img.reduce(_SS)
 
 
+def _body_centres(s: float, dq: int, dr: int, w: float, h: float):
+    """The centres of a tile's two halves in a ``w`` x ``h`` picture centred on the tile, its
+    second half (dq, dr) from its first."""
+    dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
+    return (w / 2 - dx / 2, h / 2 - dy / 2), (w / 2 + dx / 2, h / 2 + dy / 2)
+
+
 def _tile_body(s: float, dq: int, dr: int, body=TILE) -> Image.Image:
     """A tile's body without symbols (RGBA, antialiased) whose second half lies (dq, dr) from
     its first, centred on the middle of the two cells."""
     dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
     w, h = 2 * math.ceil(abs(dx) / 2 + s + 1), 2 * math.ceil(abs(dy) / 2 + s + 1)
     img = Image.new("RGBA", (w * _SS, h * _SS), tuple(body) + (0,))
-    c1 = ((w / 2 - dx / 2) * _SS, (h / 2 - dy / 2) * _SS)
-    c2 = ((w / 2 + dx / 2) * _SS, (h / 2 + dy / 2) * _SS)
+    c1, c2 = _body_centres(s * _SS, dq, dr, w * _SS, h * _SS)
     _tile_shape(ImageDraw.Draw(img), c1, c2, s * _SS, tuple(body), gap=GAP * _SS)
     return img.reduce(_SS)
 
@@ -183,13 +189,18 @@ def _halves(cell_a, cell_b, first, second):
     return -dq, -dr, cell_b, cell_a, second, first
 
 
+def _paste_symbols(img: Image.Image, s: float, c1, c2, first: str | None, second: str | None) -> None:
+    """A tile's symbols on its halves centred at c1 and c2 (None: no symbol)."""
+    for colour, c in ((first, c1), (second, c2)):
+        if colour is not None:
+            paste_sprite(img, _symbol_sprite(colour, s), *c)
+
+
 def _paste_whole_tile(img: Image.Image, s: float, c1, c2, dq: int, dr: int, first: str | None,
                       second: str | None, body=TILE) -> None:
     """A tile from cached sprites: its body centred between c1 and c2, then its symbols."""
     paste_sprite(img, _cached_tile_body(s, dq, dr, tuple(body)), (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
-    for colour, c in ((first, c1), (second, c2)):
-        if colour is not None:
-            paste_sprite(img, _symbol_sprite(colour, s), *c)
+    _paste_symbols(img, s, c1, c2, first, second)
 
 
 def _paste_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str | None, second: str | None,
@@ -200,9 +211,7 @@ def _paste_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str | None
     if s > SPRITE_CACHE_S:
         c1, c2 = grid.centre(*cell_a), grid.centre(*cell_b)
         _tile_shape(ImageDraw.Draw(img), c1, c2, s, tuple(body))
-        for colour, c in ((first, c1), (second, c2)):
-            if colour is not None:
-                paste_sprite(img, _symbol_sprite(colour, s), *c)
+        _paste_symbols(img, s, c1, c2, first, second)
         return
     dq, dr, cell_a, cell_b, first, second = _halves(cell_a, cell_b, first, second)
     _paste_whole_tile(img, s, grid.centre(*cell_a), grid.centre(*cell_b), dq, dr, first, second, body)
@@ -226,15 +235,7 @@ def _flat_body(s: float, dq: int, dr: int) -> tuple[Image.Image, Image.Image]:
     covers exactly what an empty pair of cells showed (the gap around a tile is the board's
     colour). Only the table uses these (three hex sizes)."""
     sprite = _tile_body(s, dq, dr)
-    flat = Image.new("RGB", sprite.size, BOARD_BG)
-    flat.paste(sprite, (0, 0), sprite)
-    mask = Image.new("1", sprite.size, 0)
-    draw = ImageDraw.Draw(mask)
-    dx, dy = s * SQRT3 * (dq + dr / 2), 1.5 * s * dr
-    w, h = sprite.size
-    for cx, cy in ((w / 2 - dx / 2, h / 2 - dy / 2), (w / 2 + dx / 2, h / 2 + dy / 2)):
-        draw.polygon(_hex(cx, cy, s + 0.6), fill=1)
-    return flat, mask
+    return _flattened(sprite, BOARD_BG, [_hex(cx, cy, s + 0.6) for cx, cy in _body_centres(s, dq, dr, *sprite.size)])
 
 
 @lru_cache(maxsize=32)
@@ -242,10 +243,17 @@ def _flat_symbol(colour: str, s: float) -> tuple[Image.Image, Image.Image]:
     """A symbol flattened on the tile's colour, with a 1-bit mask of the tile's hex: pasted
     over a tile body it needs no blending."""
     sprite = _cached_symbol_sprite(colour, s)
-    flat = Image.new("RGB", sprite.size, TILE)
+    return _flattened(sprite, TILE, [_hex(sprite.width / 2, sprite.height / 2, s - GAP)])
+
+
+def _flattened(sprite: Image.Image, bg, hexes) -> tuple[Image.Image, Image.Image]:
+    """``sprite`` blended once onto ``bg``, and a 1-bit mask of ``hexes``: what a paste covers."""
+    flat = Image.new("RGB", sprite.size, bg)
     flat.paste(sprite, (0, 0), sprite)
     mask = Image.new("1", sprite.size, 0)
-    ImageDraw.Draw(mask).polygon(_hex(sprite.width / 2, sprite.height / 2, s - GAP), fill=1)
+    draw = ImageDraw.Draw(mask)
+    for points in hexes:
+        draw.polygon(points, fill=1)
     return flat, mask
 
 
