@@ -318,13 +318,16 @@ class State:
     def grid(self) -> dict[tuple[int, int], int]:
         g = self.cache.get("grid")
         if g is None:
-            g = {}
-            for tile, ax, ay, bx, by, _ in self.board:
-                lo, hi = TILES[tile]
-                g[(ax, ay)] = lo
-                g[(bx, by)] = hi
-            self.cache["grid"] = g
+            g = self.cache["grid"] = grid_of(self.board)
         return g
+
+
+def grid_of(board) -> dict[tuple[int, int], int]:
+    """Cell -> symbol index for ``board`` entries (tile, ax, ay, bx, by, seat)."""
+    g = {}
+    for tile, ax, ay, bx, by, _ in board:
+        g[(ax, ay)], g[(bx, by)] = TILES[tile]
+    return g
 
 
 def _roll(seed: int, counter: int) -> str:

@@ -139,15 +139,13 @@ def sample_hands(view: dict[str, Any], seat: int, rng: random.Random,
     """
     strict = view["options"]["strict_lines"]
     unseen = unseen_tiles(view)
+    board = _board_from(view)
     fit_at: dict[tuple[int, int], int] = {}
 
     def fitting(tiles: int, face: int) -> int:
         """The tiles that fitted under ``face`` on the board of the first ``tiles`` tiles."""
         if (tiles, face) not in fit_at:
-            grid = {}
-            for t in view["tiles"][:tiles]:
-                grid[tuple(t["cells"][0])], grid[tuple(t["cells"][1])] = trio.TILES[t["tile"]]
-            by_face = FitMap(grid, strict).by_face
+            by_face = FitMap(trio.grid_of(board[:tiles]), strict).by_face
             for f in range(FACES):
                 fit_at[(tiles, f)] = by_face[f]
         return fit_at[(tiles, face)]
