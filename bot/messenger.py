@@ -78,6 +78,14 @@ def surely_not_delivered(exc: NetworkError) -> bool:
 Picture = Callable[[], Awaitable[bytes]]
 
 
+@dataclass
+class _Upload:
+    """One picture on its way out: drawn on the first attempt, kept for a retry."""
+    draw: Picture
+    png: bytes | None = None
+    key: str | None = None  # its content hash, for the file_id of an identical upload
+
+
 class Messenger:
     def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
@@ -160,17 +168,17 @@ class Messenger:
         log.error("bad request in chat %s: %s", chat_id, exc.message)
         return Sent(Result.FAILED)
 
-    async def _photo(self, drawn: dict, draw: Picture) -> Any:
-        """The picture to send: drawn on the first attempt (``drawn`` keeps it for a retry), or
-        the file_id of the same picture uploaded before."""
-        if "png" not in drawn:
-            drawn["png"] = await draw()
-            drawn["key"] = hashlib.sha1(drawn["png"]).hexdigest()
-        return self._file_ids.get(drawn["key"], drawn["png"])
+    async def _photo(self, upload: _Upload) -> Any:
+        """What to send: the file_id of the same picture uploaded before, or its bytes (drawn
+        on the first attempt; a retry sends the same)."""
+        if upload.png is None:
+            upload.png = await upload.draw()
+            upload.key = hashlib.sha1(upload.png).hexdigest()
+        return self._file_ids.get(upload.key, upload.png)
 
-    def _remember(self, drawn: dict, sent: Sent) -> None:
-        if sent.message is not None and sent.message.photo and "key" in drawn:
-            self._file_ids[drawn["key"]] = sent.message.photo[-1].file_id
+    def _remember(self, upload: _Upload, sent: Sent) -> None:
+        if sent.message is not None and sent.message.photo and upload.key is not None:
+            self._file_ids[upload.key] = sent.message.photo[-1].file_id
             if len(self._file_ids) > 2000:
                 self._file_ids.pop(next(iter(self._file_ids)))
 
@@ -187,14 +195,14 @@ class Messenger:
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
-        drawn: dict = {}
+        upload = _Upload(picture)
 
         async def make():
             return await self.bot.send_photo(
-                chat_id, await self._photo(drawn, picture), caption=caption, parse_mode=ParseMode.HTML,
+                chat_id, await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML,
                 reply_markup=markup, message_thread_id=thread_id or None)
         sent = await self._call(chat_id, make, new_message=True)
-        self._remember(drawn, sent)
+        self._remember(upload, sent)
         return sent
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
@@ -260,14 +268,14 @@ class Messenger:
 
     async def edit_photo(self, chat_id: int, message_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
-        drawn: dict = {}
+        upload = _Upload(picture)
 
         async def make():
-            media = InputMediaPhoto(await self._photo(drawn, picture), caption=caption, parse_mode=ParseMode.HTML)
+            media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
             return await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
                                                      reply_markup=markup)
         sent = await self._call(chat_id, make)
-        self._remember(drawn, sent)
+        self._remember(upload, sent)
         return sent
 
     async def edit_caption(self, chat_id: int, message_id: int, caption: str,
