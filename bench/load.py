@@ -69,11 +69,13 @@ def _memory_mb(pid: int) -> tuple[float, float, float]:
     for p in pids:
         try:
             for line in pathlib.Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                kb = int(line.split()[1]) if line.startswith(("Rss:", "Pss:")) else 0
                 if line.startswith("Rss:"):
-                    rss_sum += int(line.split()[1])
-                    rss = int(line.split()[1]) if p == pid else rss
+                    rss_sum += kb
+                    if p == pid:
+                        rss = kb
                 elif line.startswith("Pss:"):
-                    pss += int(line.split()[1])
+                    pss += kb
         except OSError:
             pass
     return rss / 1024, pss / 1024, rss_sum / 1024
@@ -222,7 +224,7 @@ WRITES = {"editMessageMedia", "editMessageCaption", "editMessageText", "editMess
           "sendPhoto", "sendMessage"}
 
 
-def _shown_after(fake: FakeBotAPI, ids: list[str]) -> list[float]:
+def _shown_after(fake: FakeBotAPI, ids: set[str]) -> list[float]:
     """Per press, seconds until the bot next wrote to the chat it was pressed in: the presser
     sees what the press did (the table edited in the group, the private message in private).
     Group writes are paced, so this includes the wait for the group's turn."""
