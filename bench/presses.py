@@ -55,7 +55,7 @@ async def _measure(games: int, rounds: int) -> dict[str, float]:
                 game = by_chat[chat]
                 if game.status != "running":
                     continue
-                state = runner.bot.book.state(game.id)
+                state = runner.bot.book.cached(game.id).state
                 seat = lucky.current_player(state)
                 options = [lucky.encode_action(a) for a in lucky.legal_actions(state, seat)]
                 code = chooser.choice(options)

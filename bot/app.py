@@ -1,10 +1,10 @@
-"""The composition root: every object of the bot is built here, once, with its collaborators.
+"""The bot: python-telegram-bot's Application around the game platform (``bot/core.py``).
 
-``Tablebot`` builds python-telegram-bot's Application; when the Application starts
-(``post_init``: the bot knows its own name and the store is open) it builds the objects from
-the bottom up, registers the handlers, sets the command menu and continues every open game.
-Nothing is assigned onto an object after it is built; the only calls back up are the two
-closures the Messenger takes (a migrated chat, a user who blocked the bot).
+``Tablebot`` builds the Application, the store and the messenger; when the Application starts
+(``post_init``: the bot knows its own name and the store is open) ``build_core`` wires every
+other object, the handlers are registered, the command menu is set and every open game
+continues. Nothing is assigned onto an object after it is built; the only calls back up are
+the two closures the Messenger takes (a migrated chat, a user who blocked the bot).
 """
 from __future__ import annotations
 
@@ -22,22 +22,14 @@ from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           MessageHandler, TypeHandler, filters)
 from telegram.request import HTTPXRequest
 
-from bot import keyboard
-from bot.book import GameBook
 from bot.config import Config
+from bot.core import Core, build_core
 from bot.handlers import Handlers, TableContext
 from bot.i18n import LANGS, t
-from bot.lobby import Lobby
 from bot.messenger import Messenger
-from bot.people import People
-from bot.pings import Pings
-from bot.play import Play
-from bot.results import Results
 from bot.store import GameStore, Status
 from bot.store_sqlite import SqliteStore
-from bot.tables import Tables
 from bot.timers import Timers
-from bot.turns import TurnPolicy
 
 log = logging.getLogger(__name__)
 
@@ -124,35 +116,29 @@ class Tablebot:
         self.store: GameStore = SqliteStore(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing,
-                                   on_migrate=lambda old, new: self.play.migrate_chat(old, new),
+                                   on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)
-        self.timers = Timers(self.application.job_queue)
-        self.book = GameBook(self.store)
-        self.people = People(self.store, self.messenger)
-        self.turns = TurnPolicy(self.store, config.turn_timeout_minutes)
-        self.results = Results(self.store)
-        # Built in post_init, when the bot knows its username.
-        self.tables: Tables | None = None
-        self.play: Play | None = None
-        self.lobby: Lobby | None = None
+        self.core: Core | None = None  # built in post_init, when the bot knows its username
+
+    # The platform's objects, for the tests that drive the bot from outside.
+    book = property(lambda self: self.core.book)
+    play = property(lambda self: self.core.play)
+    lobby = property(lambda self: self.core.lobby)
+    tables = property(lambda self: self.core.tables)
+    background = property(lambda self: self.core.background)
+    turns = property(lambda self: self.core.turns)
+    door = property(lambda self: self.core.door)
 
     # ---- start-up and shut-down ----------------------------------------------------------
 
     async def post_init(self, application: Application) -> None:
         await self.store.open()
-        username = application.bot.username
-        self.tables = Tables(self.book, self.store, self.messenger, self.people, self.turns, bot_username=username)
-        pings = Pings(self.store, self.messenger, self.people, self.tables,
-                      quiet_seconds=self.config.ping_quiet_seconds)
-        self.play = Play(self.book, self.store, self.tables, self.timers, self.turns, self.results,
-                         self.people, self.messenger, pings, computer_pause=self.config.computer_pause)
-        self.lobby = Lobby(self.book, self.store, self.play, self.tables, self.people, self.timers,
-                           self.messenger, bot_username=username,
-                           timeout_minutes=self.config.lobby_timeout_minutes)
-        handlers = Handlers(book=self.book, store=self.store, lobby=self.lobby, play=self.play,
-                            tables=self.tables, people=self.people, turns=self.turns, pings=pings,
-                            messenger=self.messenger, bot_username=username)
-        register(application, handlers)
+        config = self.config
+        self.core = build_core(self.store, self.messenger, Timers(application.job_queue),
+                               bot_username=application.bot.username,
+                               turn_minutes=config.turn_timeout_minutes, lobby_minutes=config.lobby_timeout_minutes,
+                               ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause)
+        register(application, self.core.handlers)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.
         first = asyncio.get_running_loop().create_future()
@@ -164,16 +150,17 @@ class Tablebot:
     async def restore(self) -> None:
         """Continue every open game from the store after a (re)start, and finish showing the
         end of any game that ended just before the bot stopped."""
+        core = self.core
         for game in await self.store.finished_without_results():
-            await self.play.catch_up(self.book.put(game))
+            await core.play.catch_up(core.book.put(game))
         for game in await self.store.open_games():
-            if self.book.cached(game.id) is not None:
+            if core.book.cached(game.id) is not None:
                 continue  # the next game of a series just started by catch_up
-            self.book.put(game)
+            match = core.book.put(game)
             if game.status == Status.LOBBY:
-                self.lobby.arm_timeout(game)
+                core.lobby.arm_timeout(match)
             else:
-                self.play.resume(game)
+                core.play.resume(match)
 
     async def post_stop(self, application: Application) -> None:
         """Finish the pending edits while the connection to Telegram is still open, for a few
@@ -185,12 +172,13 @@ class Tablebot:
         menu = getattr(self, "_menu_task", None)
         if menu is not None:
             menu.cancel()
-        if self.tables is not None:
-            self.tables.jobs.close()
-            await self.tables.jobs.drain(timeout=max(0.0, deadline - loop.time()))
+        background = self.core.background if self.core is not None else None
+        if background is not None:
+            background.close()
+            await background.drain(timeout=max(0.0, deadline - loop.time()))
         await self.messenger.drain(timeout=max(0.0, deadline - loop.time()))
-        if self.tables is not None:
-            await self.tables.jobs.cancel()
+        if background is not None:
+            await background.cancel()
         await self.messenger.close()
         if menu is not None:
             await asyncio.wait([menu], timeout=1.0)
@@ -223,7 +211,7 @@ class Tablebot:
         log.warning("the command menu could not be set; it is tried again at the next start")
 
     async def _forbidden(self, user_id: int) -> None:
-        await self.people.set_private_ok(user_id, False)
+        await self.core.people.set_private_ok(user_id, False)
 
 
 def register(application: Application, h: Handlers) -> None:
@@ -239,10 +227,7 @@ def register(application: Application, h: Handlers) -> None:
                            ("turntimer", h.on_turn_timer)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))
-    application.add_handler(CallbackQueryHandler(h.on_menu_press, pattern=keyboard.MENU_PATTERN))
-    application.add_handler(CallbackQueryHandler(h.on_lobby_press, pattern=keyboard.LOBBY_PATTERN))
-    application.add_handler(CallbackQueryHandler(h.on_game_press, pattern=keyboard.GAME_PATTERN))
-    application.add_handler(CallbackQueryHandler(h.on_foreign_press))
+    application.add_handler(CallbackQueryHandler(h.on_press))
     application.add_handler(ChatMemberHandler(h.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.on_migrate))
     application.add_handler(MessageHandler(by_person & filters.COMMAND, h.on_unknown_command))

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 
 from engines import registry
 from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
 from bot import keyboard
-from bot.book import GameBook
+from bot.book import GameBook, Match
 from bot.games.base import isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
@@ -29,6 +30,8 @@ from bot.texts import game_name, option_label, option_value_text
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
+
+_START_PAYLOAD = re.compile(r"^([jg])([0-9a-z]{1,12})\Z")  # a deep link's payload: join, or back to a game
 
 
 def parse_options(info: GameInfo, words: list[str]) -> tuple[dict, str | None]:
@@ -107,6 +110,14 @@ class Lobby:
 
     # ---- /new ----------------------------------------------------------------------------
 
+    async def new_here(self, *, chat_id: int, thread_id: int, title: str | None, person: Person,
+                       words: list[str]) -> None:
+        """/new (or the game menu) in a chat: the chat is remembered, its first language the
+        person's; then as :meth:`new`."""
+        chat_lang = await self.people.adopt_chat(chat_id, title, person)
+        await self.new(chat_id=chat_id, thread_id=thread_id, person=person, words=words, chat_lang=chat_lang,
+                       private=chat_id > 0)
+
     async def new(self, *, chat_id: int, thread_id: int, person: Person, words: list[str],
                   chat_lang: str, private: bool) -> None:
         """Open a lobby, or answer why not. In a private chat the other seats are computers
@@ -156,9 +167,9 @@ class Lobby:
 
     async def open(self, *, chat_id: int, thread_id: int, person: Person, info: GameInfo, options: dict,
                    chat_lang: str, start_now: bool = False, players: list[Seat] | None = None,
-                   computers: list[str] = ()) -> Game | None:
+                   computers: list[str] = ()) -> Match | None:
         """A new lobby here (None, after pointing to it, when a game is open here already)."""
-        existing = await self.book.open_game_at(chat_id, thread_id)
+        existing = await self.book.open_at(chat_id, thread_id)
         if existing is not None:
             await self.point_to(existing, chat_lang)
             return None
@@ -171,7 +182,7 @@ class Lobby:
             if other is not None:
                 await self.point_to(other, chat_lang)
             return None
-        self.book.put(game)
+        match = self.book.put(game)
         await self.people.remember(person)
         if players or computers:
             async with self.book.lock(game.id):
@@ -183,14 +194,15 @@ class Lobby:
                 await self.store.save_game(game, seats_changed=True)
         if start_now:
             async with self.book.lock(game.id):
-                await self.play.begin(game)
-            self.play.after_start(game)
-            return game
-        self.tables.schedule_lobby(game.id)
-        self.arm_timeout(game)
-        return game
+                await self.play.begin(match)
+            self.play.after_start(match)
+            return match
+        self.tables.schedule_lobby(match)
+        self.arm_timeout(match)
+        return match
 
-    async def point_to(self, game: Game, lang: str) -> None:
+    async def point_to(self, match: Match, lang: str) -> None:
+        game = match.game
         info = registry.info(game.kind)
         target = game.table_msg if game.status == Status.RUNNING else game.lobby_msg
         text = t(lang, "A game of {game} is already open here. Finish it or /cancel it first.",
@@ -199,43 +211,46 @@ class Lobby:
 
     # ---- buttons -------------------------------------------------------------------------
 
-    async def press(self, game: Game, person: Person, action: str) -> Answer:
+    async def press(self, match: Match, person: Person, action: str) -> Answer:
         """A lobby button (``!join``…) or Rematch under the results."""
+        game = match.game
         if action == "!rematch":
-            return await self.rematch(game, person)
+            return await self.rematch(match, person)
         if game.status != Status.LOBBY:
             raise Refused("started" if game.status == Status.RUNNING else "over")
         if action == "!join":
-            return await self.join(game, person)
+            return await self.join(match, person)
         if action == "!leave":
-            return await self.leave(game, person)
+            return await self.leave(match, person)
         if action == "!start":
-            return await self.start(game, person)
+            return await self.start(match, person)
         if action == "!cancel":
-            return await self.cancel(game, person)
+            return await self.cancel(match, person)
         if action.startswith("!o."):
-            return await self.set_option(game, person, action[3:])
+            return await self.set_option(match, person, action[3:])
         if action == "!bot+" or action.startswith(("!bot-.", "!lvl.")):
-            return await self.change_computers(game, person, action)
+            return await self.change_computers(match, person, action)
         if action.startswith("!turn."):
-            return await self.set_turn_timer(game, person, action[6:])
+            return await self.set_turn_timer(match, person, action[6:])
         raise Refused("bad_button")
 
-    async def set_turn_timer(self, game: Game, person: Person, raw: str) -> Answer:
+    async def set_turn_timer(self, match: Match, person: Person, raw: str) -> Answer:
         """The lobby's ⏰ button: the host or an admin sets this group's time for a move."""
+        game = match.game
         if not await self.people.may_manage(game, person.id):
             raise Refused("options_host_only")
         if not raw.isdigit() or int(raw) not in TURN_MINUTES or game.chat_id > 0:
             raise Refused("bad_button")
-        await self.store.set_chat_setting(game.chat_id, "turn_timeout", int(raw))
-        self.tables.schedule_lobby(game.id)
-        self.arm_timeout(game)
+        await self.people.set_chat_setting(game.chat_id, "turn_timeout", int(raw))
+        self.tables.schedule_lobby(match)
+        self.arm_timeout(match)
         return Answer(t(person.lang, "A move may now take {n} minutes.", n=int(raw)) if int(raw) else
                       t(person.lang, "The turn timer is off: players take as long as they like."))
 
-    async def change_computers(self, game: Game, person: Person, action: str) -> Answer:
+    async def change_computers(self, match: Match, person: Person, action: str) -> Answer:
         """The host adds a computer player (``!bot+``), removes one (``!bot-.<seat>``) or changes
         its level (``!lvl.<seat>``: easy → normal → hard)."""
+        game = match.game
         if not await self.people.may_manage(game, person.id):
             raise Refused("computers_rights", name=game.host_name)
         info = registry.info(game.kind)
@@ -263,11 +278,12 @@ class Lobby:
             name_computers(game.seats, chat_lang)
             await self.store.save_game(game, seats_changed=True)
             self.tables.set_lobby_note(game.id, None)
-        self.tables.schedule_lobby(game.id)
-        self.arm_timeout(game)
+        self.tables.schedule_lobby(match)
+        self.arm_timeout(match)
         return Answer()
 
-    async def join(self, game: Game, person: Person, *, via_private: bool = False) -> Answer:
+    async def join(self, match: Match, person: Person, *, via_private: bool = False) -> Answer:
+        game = match.game
         lang = person.lang
         info = registry.info(game.kind)
         async with self.book.lock(game.id):
@@ -284,8 +300,8 @@ class Lobby:
             await self.store.save_game(game, seats_changed=True)
             await self.people.remember(person)
             self.tables.set_lobby_note(game.id, LobbyNote("joined", {"name": person.name}) if via_private else None)
-        self.tables.schedule_lobby(game.id)
-        self.arm_timeout(game)
+        self.tables.schedule_lobby(match)
+        self.arm_timeout(match)
         return Answer(t(lang, "You joined the game."), outcome="joined")
 
     async def reachable(self, person: Person, game: Game) -> bool:
@@ -302,7 +318,8 @@ class Lobby:
         await self.people.set_private_ok(person.id, ok)
         return ok
 
-    async def leave(self, game: Game, person: Person) -> Answer:
+    async def leave(self, match: Match, person: Person) -> Answer:
+        game = match.game
         lang = person.lang
         async with self.book.lock(game.id):
             if game.seat_of(person.id) is None:
@@ -320,13 +337,15 @@ class Lobby:
             self.tables.set_lobby_note(game.id, None)
         if closed:
             lang_chat = await self.people.chat_lang(game.chat_id)
-            self.tables.close_lobby(game, t(lang_chat, "The lobby closed: everyone left."))
-            self.tables.let_go(game, lambda: self.book.forget(game.id))
+            self.timers.stop("lobby", game.id)
+            self.tables.close_lobby(match, t(lang_chat, "The lobby closed: everyone left."))
+            self.tables.let_go(match)
         else:
-            self.tables.schedule_lobby(game.id)
+            self.tables.schedule_lobby(match)
         return Answer(t(lang, "You left the lobby."))
 
-    async def set_option(self, game: Game, person: Person, spec: str) -> Answer:
+    async def set_option(self, match: Match, person: Person, spec: str) -> Answer:
+        game = match.game
         lang = person.lang
         if person.id != game.host_id:
             raise Refused("options_host_only")
@@ -346,11 +365,12 @@ class Lobby:
                 return Answer()
             game.options = {**game.options, key: value}
             await self.store.save_game(game)
-        self.tables.schedule_lobby(game.id)
-        self.arm_timeout(game)
+        self.tables.schedule_lobby(match)
+        self.arm_timeout(match)
         return Answer(f"{option_label(key, lang)}: {option_value_text(opt, value, lang)}")
 
-    async def start(self, game: Game, person: Person) -> Answer:
+    async def start(self, match: Match, person: Person) -> Answer:
+        game = match.game
         info = registry.info(game.kind)
         if not await self.people.may_manage(game, person.id):
             raise Refused("start_rights", name=game.host_name)
@@ -364,7 +384,7 @@ class Lobby:
                 note = self.tables.lobby_note(game.id)
                 if note is None or note.code != "solo":
                     self.tables.set_lobby_note(game.id, LobbyNote("solo"))
-                    self.tables.schedule_lobby(game.id)
+                    self.tables.schedule_lobby(match)
                     raise Refused("alone")
             problem = option_problem(info, game.options, len(game.seats))
             if problem is not None:
@@ -374,7 +394,7 @@ class Lobby:
                            if not s.is_computer and not await self.people.private_ok(s.user_id)]
                 if missing:
                     self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": tuple(missing)}))
-                    self.tables.schedule_lobby(game.id)
+                    self.tables.schedule_lobby(match)
                     raise Refused("no_private_chat", names=", ".join(missing))
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
@@ -383,26 +403,40 @@ class Lobby:
                 created = await self.store.create_series(game.chat_id, game.kind, total,
                                                          [s.user_id for s in game.seats])
                 game.series_id = created.id
-            await self.play.begin(game)
+            await self.play.begin(match)
+        self.timers.stop("lobby", game.id)
         chat_lang = await self.people.chat_lang(game.chat_id)
         names = ", ".join(isolate(s.name) for s in game.seats)
         text = t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.", game=game_name(info, chat_lang),
                  names=names)
-        notice = self.tables.ui(game).start_notice(self.tables.ctx(game, chat_lang))
-        self.tables.close_lobby(game, text + (" " + notice if notice else ""))
-        self.play.after_start(game)
+        notice = match.ui.start_notice(match.ctx(chat_lang))
+        self.tables.close_lobby(match, text + (" " + notice if notice else ""))
+        self.play.after_start(match)
         return Answer(t(person.lang, "The game starts!"))
 
-    async def cancel(self, game: Game, person: Person) -> Answer:
-        if not await self.people.may_manage(game, person.id):
-            raise Refused("cancel_rights", name=game.host_name)
-        if not await self.cancel_game(game, by=person.name):
+    async def cancel(self, match: Match, person: Person) -> Answer:
+        if not await self.people.may_manage(match.game, person.id):
+            raise Refused("cancel_rights", name=match.game.host_name)
+        if not await self.cancel_game(match, by=person.name):
             raise Refused("over")
         return Answer(t(person.lang, "Cancelled."))
 
-    async def cancel_game(self, game: Game, *, by: str | None, announce: bool = True) -> bool:
+    async def cancel_here(self, chat_id: int, thread_id: int, person: Person, lang: str) -> str | None:
+        """/cancel: the host or an admin stops the game here (in private, the person's own game)."""
+        match = await self.book.open_at(chat_id, thread_id)
+        if match is None:
+            return t(lang, "There is no game here to cancel.")
+        if chat_id < 0 and not await self.people.may_manage(match.game, person.id):
+            return t(lang, "Only the host or a chat admin can cancel the game.")
+        await self.cancel_game(match, by=person.name)
+        return None
+
+    async def cancel_game(self, match: Match, *, by: str | None, announce: bool = True) -> bool:
         """Close a lobby or a running game: ``by`` names who cancelled it (None: it was idle);
         ``announce=False`` when the group is gone. False when it was closed already."""
+        game = match.game
+        if game.status == Status.RUNNING:
+            return await self.play.close(match, "cancelled" if announce else None, by)
         chat_lang = await self.people.chat_lang(game.chat_id)
         info = registry.info(game.kind)
         if by is None:
@@ -411,8 +445,6 @@ class Lobby:
         else:
             text = t(chat_lang, "{game} was cancelled by {name}.", game=game_name(info, chat_lang),
                      name=isolate(by))
-        if game.status == Status.RUNNING:
-            return await self.play.close(game, text if announce else None)
         async with self.book.lock(game.id):
             if game.status != Status.LOBBY:
                 return False
@@ -420,13 +452,22 @@ class Lobby:
             await self.store.save_game(game)
         self.timers.stop("lobby", game.id)
         if announce:
-            self.tables.close_lobby(game, text)
-        self.tables.let_go(game, lambda: self.book.forget(game.id))
+            self.tables.close_lobby(match, text)
+        self.tables.let_go(match)
         return True
 
-    async def rematch(self, game: Game, person: Person) -> Answer:
+    async def bot_removed(self, chat_id: int) -> None:
+        """The bot was removed from a group: its games close quietly (nobody can see them now)."""
+        for found in await self.store.open_games():
+            if found.chat_id == chat_id:
+                match = await self.book.load(found.id)
+                if match is not None:
+                    await self.cancel_game(match, by=None, announce=False)
+
+    async def rematch(self, match: Match, person: Person) -> Answer:
         """A new lobby with the same options and host: the host, whoever asked and the computers
         are seated; the other players of last time are asked to confirm with Join."""
+        game = match.game
         if game.is_open:
             raise Refused("not_over")
         info = registry.info(game.kind)
@@ -445,22 +486,36 @@ class Lobby:
             raise Refused("game_open")
         if others:
             self.tables.set_lobby_note(new.id, LobbyNote("again", {"names": tuple(others)}))
-            self.tables.schedule_lobby(new.id)
+            self.tables.schedule_lobby(new)
         return Answer(t(person.lang, "A new lobby is open: press Start when everyone is ready."))
 
     # ---- deep link -----------------------------------------------------------------------
 
-    async def join_from_private(self, person: Person, short_id: str) -> str:
+    async def start_link(self, person: Person, payload: str) -> str | None:
+        """``/start <payload>`` in private: ``j<game>`` joins a lobby, ``g<game>`` brings the
+        person's private message of a running game down (None: it was brought, nothing to say);
+        anything else is the plain greeting ("")."""
+        await self.people.opened_private(person)
+        link = _START_PAYLOAD.match(payload)
+        if link is None:
+            return ""
+        kind, short_id = link.groups()
+        match = await self.book.load(from_base36(short_id))
+        if kind == "j":
+            return await self.join_from_private(person, match)
+        seat = match.game.seat_of(person.id) if match is not None else None
+        if match is None or not match.running or seat is None:
+            return ""
+        self.tables.bring_back(match, seat)
+        return None
+
+    async def join_from_private(self, person: Person, match: Match | None) -> str:
         """``/start j<game>``: the person opened the private chat to join."""
-        await self.people.set_private_ok(person.id, True)
-        try:
-            game = await self.book.load(from_base36(short_id))
-        except ValueError:
-            game = None
+        game = match.game if match is not None else None
         lang = person.lang
         if game is None or game.status != Status.LOBBY:
             if game is not None and game.status == Status.RUNNING and game.seat_of(person.id) is not None:
-                self.tables.schedule_private(game.id, game.seat_of(person.id), bump=True)
+                self.tables.bring_back(match, game.seat_of(person.id))
                 return t(lang, "Welcome back! Your game continues here.")
             return t(lang, "That lobby is closed. Ask for a new one with /new in the group.")
         info = registry.info(game.kind)
@@ -472,7 +527,7 @@ class Lobby:
                 return t(lang, "That lobby is for the members of its group. Join the group first, "
                                "then tap Join in the lobby.")
         try:
-            answer = await self.join(game, person, via_private=True)
+            answer = await self.join(match, person, via_private=True)
         except Refused as refused:
             return word_html(refused, lang)
         chat = await self.store.chat(game.chat_id)
@@ -480,28 +535,28 @@ class Lobby:
         if answer.outcome == "already":
             # They were in already (joined before); make sure Start is not blocked by a stale note.
             self.tables.set_lobby_note(game.id, None)
-            self.tables.schedule_lobby(game.id)
+            self.tables.schedule_lobby(match)
         return t(lang, "You joined {game} in {chat}. Your secrets will come here.",
                  game=game_name(info, lang), chat=title)
 
     # ---- idle lobbies --------------------------------------------------------------------
 
     async def timeout_minutes(self, chat_id: int) -> int:
-        row = await self.store.chat(chat_id)
-        value = (row or {}).get("settings", {}).get("lobby_timeout") if row else None
+        """After how many minutes an idle lobby of this chat closes."""
+        value = (await self.people.chat_settings(chat_id)).get("lobby_timeout")
         return int(value) if value else self.default_timeout_minutes
 
-    def arm_timeout(self, game: Game) -> None:
+    def arm_timeout(self, match: Match) -> None:
         """(Re)start the idle timer of a lobby (after each change to it, and at start-up)."""
-        self.timers.watch("lobby", game.id, self.check_timeout)
+        self.timers.watch("lobby", match.id, self.check_timeout)
 
     async def check_timeout(self, game_id: int, now: float) -> float | None:
         """Cancel an idle lobby; otherwise return when to look again (epoch seconds)."""
-        game = await self.book.load(game_id)
-        if game is None or game.status != Status.LOBBY:
+        match = await self.book.load(game_id)
+        if match is None or match.game.status != Status.LOBBY:
             return None
-        due = game.updated + await self.timeout_minutes(game.chat_id) * 60
+        due = match.game.updated + await self.timeout_minutes(match.game.chat_id) * 60
         if now < due:
             return due
-        await self.cancel_game(game, by=None)
+        await self.cancel_game(match, by=None)
         return None

@@ -85,17 +85,38 @@ class People:
         row = await self.store.chat(chat.id)
         return normalize_lang(row["lang"]) if row and row["lang"] else person.lang
 
-    async def adopt_chat(self, chat: Chat, person: Person) -> str:
-        """A game is opened in this group: keep its title; its first language is the person's."""
+    async def adopt_chat(self, chat_id: int, title: str | None, person: Person) -> str:
+        """A game is opened in this chat: keep a group's title; its first language is the person's."""
         await self.remember(person)
-        if chat.type == ChatType.PRIVATE:
+        if chat_id > 0:
             return person.lang
-        row = await self.store.chat(chat.id)
-        if row is None or not row["lang"] or (chat.title and row["title"] != chat.title):
+        row = await self.store.chat(chat_id)
+        if row is None or not row["lang"] or (title and row["title"] != title):
             lang = row["lang"] if row and row["lang"] else person.lang
-            await self.store.set_chat(chat.id, lang=lang, title=chat.title or "")
+            await self.store.set_chat(chat_id, lang=lang, title=title or "")
             return lang
         return normalize_lang(row["lang"])
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await self.store.set_chat(chat_id, lang=lang)
+
+    # ---- a group's settings and a person's pings -----------------------------------------
+
+    async def chat_settings(self, chat_id: int) -> dict:
+        row = await self.store.chat(chat_id)
+        return dict(row["settings"]) if row else {}
+
+    async def set_chat_setting(self, chat_id: int, key: str, value: object) -> None:
+        await self.store.set_chat_setting(chat_id, key, value)
+
+    async def notify_on(self, user_id: int) -> bool:
+        """Whether the person wants a ping when it is their turn (yes until they say no)."""
+        row = await self.store.user(user_id)
+        return row is None or bool(row["notify"])
+
+    async def set_notify(self, person: Person, on: bool) -> None:
+        await self.remember(person)
+        await self.store.set_notify(person.id, on)
 
     # ---- rights --------------------------------------------------------------------------
 
@@ -123,3 +144,14 @@ class People:
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self.store.set_private_ok(user_id, ok)
         self._known.pop(user_id, None)  # the row may be new: remember() fills in the name
+
+    async def opened_private(self, person: Person) -> None:
+        """The person wrote to the bot in private: private messages reach them."""
+        await self.set_private_ok(person.id, True)
+        await self.remember(person)
+
+    def forget_cache(self) -> None:
+        """Forget what was read from the store (this process becomes the active one)."""
+        self._known.clear()
+        self._langs.clear()
+        self._admins.clear()

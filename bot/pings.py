@@ -6,21 +6,25 @@ the group and linking back to the table. Someone who never opened the private ch
 short mention in the group instead. Each ping replaces the previous one (deleted), so chats
 stay clean. ``/notify off`` switches them off; games whose moves are made in private (genial,
 trio) need none: the player's own message moves down there. Nor does a player who pressed a
-button of the game in the last ``quiet_seconds``: they are looking at it.
+button of the game in the last ``quiet_seconds``: they are looking at it. The turn timer's
+reminder (half the time gone) is a ping too. Pings hear of a game's changes (``bot/changes.py``).
 """
 from __future__ import annotations
 
+import math
 import time
 
 from engines import registry
 from bot import keyboard
+from bot.background import Background, table_key
+from bot.book import Match
+from bot.changes import Change, Closed, Due, Finished, Looked, Moved
 from bot.games.base import isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
 from bot.people import People
-from bot.store import Game, GameStore, Seat, Status
-from bot.tables import Tables
+from bot.store import GameStore, Seat, Status
 from bot.texts import game_name
 
 
@@ -33,53 +37,64 @@ def message_link(chat_id: int, message_id: int | None) -> str | None:
 
 
 class Pings:
-    def __init__(self, store: GameStore, messenger: Messenger, people: People, tables: Tables, *,
+    def __init__(self, store: GameStore, messenger: Messenger, people: People, background: Background, *,
                  quiet_seconds: float = 15.0):
         self.store = store
         self.messenger = messenger
         self.people = people
-        self.tables = tables
+        self.background = background
         self.quiet_seconds = quiet_seconds
         self._in_group: dict[int, int] = {}  # game id -> the group ping to delete next time
         self._pressed: dict[tuple[int, int], float] = {}  # (game id, user id) -> last press
 
-    def pressed(self, game: Game, user_id: int) -> None:
-        """A player pressed a button of this game (any step of a move)."""
-        self._pressed[(game.id, user_id)] = time.monotonic()
+    def hear(self, change: Change) -> None:
+        """Ping whom a change of a game concerns (subscribed to ``bot.changes.Changes``)."""
+        match = change.match
+        if isinstance(change, Looked):
+            self._pressed[(match.id, change.user_id)] = time.monotonic()
+        elif isinstance(change, Moved):
+            if change.turn_passed and match.game.status == Status.RUNNING:
+                self._turn_passed(match, change.after)
+        elif isinstance(change, Due):
+            self.background.schedule(("remind", match.id), lambda: self._remind(match, change.seat, change.left))
+        elif isinstance(change, (Finished, Closed)):
+            self._game_over(match)
 
-    def _looking(self, game: Game, user_id: int) -> bool:
-        last = self._pressed.get((game.id, user_id))
+    def _looking(self, game_id: int, user_id: int) -> bool:
+        last = self._pressed.get((game_id, user_id))
         return last is not None and time.monotonic() - last < self.quiet_seconds
 
-    def turn_passed(self, game: Game, seat: int) -> None:
+    def _turn_passed(self, match: Match, seat: int) -> None:
         """The turn passed to ``seat``: ping its person in the background (after the table)."""
-        entry = game.seats[seat]
-        if entry.is_computer or entry.autoplayed or self.tables.ui(game).moves_in_private:
+        entry = match.game.seats[seat]
+        if entry.is_computer or entry.autoplayed or match.ui.moves_in_private:
             return
-        if self._looking(game, entry.user_id):
+        if self._looking(match.id, entry.user_id):
             return
 
         async def job() -> None:
-            await self.tables.jobs.settled(("table", game.id))  # link to the table as it is now
-            await self._ping(game, seat)
-        self.tables.jobs.schedule(("ping", game.id), job)
+            await self.background.settled(table_key(match.id))  # link to the table as it is now
+            await self._ping(match, seat)
+        self.background.schedule(("ping", match.id), job)
 
-    async def _ping(self, game: Game, seat: int) -> None:
+    async def _ping(self, match: Match, seat: int) -> None:
+        game = match.game
         user_id = game.seats[seat].user_id
         row = await self.store.user(user_id)
         if row is not None and not row["notify"]:
             return
-        await self._clear_group_ping(game)
-        if row is not None and row["private_ok"] and await self._ping_in_private(game, user_id, row["ping_msg"]):
+        await self._clear_group_ping(game.id, game.chat_id)
+        if row is not None and row["private_ok"] and await self._ping_in_private(match, user_id, row["ping_msg"]):
             return
         lang = await self.people.chat_lang(game.chat_id)
-        text = t(lang, "🔔 {name}, your turn.", name=self.tables.ctx(game, lang).mention(seat))
+        text = t(lang, "🔔 {name}, your turn.", name=match.ctx(lang).mention(seat))
         # After the table's own edits: a group's writes are few (about 20 a minute).
         sent = await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, urgent=False)
         if sent.message is not None:
             self._in_group[game.id] = sent.message.message_id
 
-    async def _ping_in_private(self, game: Game, user_id: int, previous: int | None) -> bool:
+    async def _ping_in_private(self, match: Match, user_id: int, previous: int | None) -> bool:
+        game = match.game
         lang = await self.people.user_lang(user_id)
         chat = await self.store.chat(game.chat_id)
         title = isolate(chat["title"]) if chat and chat.get("title") else "—"
@@ -93,35 +108,61 @@ class Pings:
         await self.store.set_ping(user_id, sent.message.message_id if sent.message is not None else None)
         return sent.message is not None
 
-    async def _clear_group_ping(self, game: Game) -> None:
-        previous = self._in_group.pop(game.id, None)
-        if previous is not None:
-            await self.messenger.delete(game.chat_id, previous, urgent=False)
+    async def _remind(self, match: Match, seat: int, left: float) -> None:
+        """Half the time for a move is gone: tell the player (in private where that game's moves
+        are made, else in the group, with a button for the host to let a computer play)."""
+        game = match.game
+        if match.gone or match.current != seat:
+            return
+        user_id = game.seats[seat].user_id
+        minutes_left = max(1, math.ceil(left / 60))
+        info = registry.info(game.kind)
+        if match.ui.moves_in_private:
+            lang = await self.people.user_lang(user_id)
+            text = t(lang, "⏰ Your move in {game}: {n} min left, then I will move for you.",
+                     game=game_name(info, lang), n=minutes_left)
+            sent = await self.messenger.send_text(user_id, text)
+            if sent.message is not None:
+                return
+        lang = await self.people.chat_lang(game.chat_id)
+        text = t(lang, "⏰ {name}, your move: {n} min left, then I will move for you.",
+                 name=match.ctx(lang).mention(seat), n=minutes_left)
+        # The host or an admin may give the seat to a computer for the rest of the game.
+        away = keyboard.markup(game.short_id, None, [[Button(
+            t(lang, "🤖 Let a computer play for {name}", name=game.seats[seat].name), f"!away.{seat}",
+            turn_free=True)]])
+        await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id)
 
-    def game_over(self, game: Game) -> None:
+    async def _clear_group_ping(self, game_id: int, chat_id: int) -> None:
+        previous = self._in_group.pop(game_id, None)
+        if previous is not None:
+            await self.messenger.delete(chat_id, previous, urgent=False)
+
+    def _game_over(self, match: Match) -> None:
         """The game ended or closed: no more pings; its last group ping goes. Each person gets
         their own result in private where the game has no private message to end with it (lucky:
         genial, trio and cones show it there already), unless the game was played in private."""
-        state = self.tables.book.state(game.id)  # taken now: a finished game's state is let go
+        game = match.game
         for seat in game.seats:
             self._pressed.pop((game.id, seat.user_id), None)
 
         async def job() -> None:
-            await self._clear_group_ping(game)
-            if state is not None and game.status == Status.FINISHED and game.chat_id < 0:
-                await self.tables.jobs.settled(("results", game.id))  # to link to them
+            await self._clear_group_ping(game.id, game.chat_id)
+            if game.status == Status.FINISHED and game.chat_id < 0:
+                await self.background.settled(("results", game.id))  # to link to them
                 for seat in game.seats:
-                    await self._private_result(game, state, seat)
-        self.tables.jobs.schedule(("ping", game.id), job)
+                    await self._private_result(match, seat)
+        self.background.schedule(("ping", game.id), job)
 
-    async def _private_result(self, game: Game, state, seat: Seat) -> None:
+    async def _private_result(self, match: Match, seat: Seat) -> None:
+        game = match.game
         if seat.kind != "human":
             return
         row = await self.store.user(seat.user_id)
         if row is None or not row["private_ok"]:
             return
         lang = await self.people.user_lang(seat.user_id)
-        ui, ctx = self.tables.ui(game), self.tables.ctx(game, lang, state)
+        ui, ctx = match.ui, match.ctx(lang)
         text = ui.private_result(ctx, seat.seat)
         if text is None or ui.private(ctx, seat.seat) is not None:
             return

@@ -1,7 +1,8 @@
-"""Moves chosen for a seat by the bot rather than by its person.
+"""Moves chosen for a seat by the bot rather than by its person, and the computer seats.
 
-- ``forced_move``: a move nobody has a choice about (trio: a player who cannot lay a tile
-  draws), applied at once so that the game never waits for it.
+(A move nobody has a choice about, such as trio's forced draw, is the game adapter's
+``forced_move``.)
+
 - ``computer_move``: a computer player's move (engines/ai) for a computer seat, a seat its
   person handed over, or a person whose time ran out (the ``normal`` level). It sees only the
   seat's own view, is seeded by the game and the turn (a game replays from its action log),
@@ -12,28 +13,21 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from engines import ai, registry, trio
+from engines import ai
+from bot.book import Match
 from bot.i18n import t
 from bot.rendering import think
-from bot.store import Game, Seat
+from bot.store import Seat
 
 ABSENT_LEVEL = "normal"  # how the bot plays for someone whose time ran out
 COMPUTER_ID_BASE = -1_000  # computer seats have user ids -1001, -1002… (never a person's or a chat's)
 
 
-def forced_move(kind: str, state: Any) -> Any | None:
-    """The move the player to act must make anyway, or None when they have a choice."""
-    if kind == "trio" and state is not None and trio.must_draw(state):
-        return trio.Draw()
-    return None
-
-
-async def computer_move(game: Game, state: Any, seat: int, level: str) -> Any:
+async def computer_move(match: Match, seat: int, level: str) -> Any:
     """The move of a computer player of ``level`` for ``seat``, from that seat's view only."""
-    eng = registry.engine(game.kind)
-    view = eng.view(state, seat)
-    seed = ai.seed_for(game.seed, eng.turn(state), seat)
-    return await think(partial(ai.choose, game.kind, view, seat, level, seed))
+    view = match.eng.view(match.state, seat)
+    seed = ai.seed_for(match.game.seed, match.turn, seat)
+    return await think(partial(ai.choose, match.game.kind, view, seat, level, seed))
 
 
 LEVEL_WORDS = {"easy": "easy", "normal": "normal", "hard": "hard", "лёгкий": "easy", "легкий": "easy",

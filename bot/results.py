@@ -7,9 +7,8 @@ players belong here too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from engines import registry
+from bot.book import Match
 from bot.games.base import isolate
 from bot.i18n import t
 from bot.store import Game, GameStore, Seat, Series
@@ -42,8 +41,9 @@ class Results:
     def __init__(self, store: GameStore):
         self.store = store
 
-    async def record(self, game: Game, state: Any) -> SeriesNews | None:
+    async def record(self, match: Match) -> SeriesNews | None:
         """Add a finished game of a series to its standings; None for a game on its own."""
+        game = match.game
         if game.series_id is None:
             return None
         series = await self.store.series(game.series_id)
@@ -51,8 +51,7 @@ class Results:
             return None
         if game.id in series.counted:  # already added (the bot stopped before posting the results)
             return self._news(game, series)
-        points_of = getattr(registry.engine(game.kind), "victory_points", None)
-        points = points_of(state) if points_of is not None else [0] * len(game.seats)
+        points = match.ui.series_points(match.state, len(game.seats))
         for s in game.seats:
             key = str(s.user_id)
             series.points[key] = series.points.get(key, 0) + int(points[s.seat])

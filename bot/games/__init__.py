@@ -4,10 +4,22 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
+from engines import registry
 from bot.games.base import GameUI
+from bot.i18n import t
+from bot.texts import game_name
 
 
 @lru_cache(maxsize=None)
 def adapter_for(kind: str) -> GameUI:
     module = importlib.import_module(f"bot.games.{kind}")
     return module.UI()
+
+
+def rules_text(words: list[str], lang: str) -> str:
+    """/rules <game>: the rules in short, or which games there are when it names none."""
+    info = registry.find(" ".join(words)) or (registry.find(words[0]) if words else None)
+    if info is None:
+        names = ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
+        return t(lang, "Which rules? Write /rules and a game: {names}.", names=names)
+    return adapter_for(info.id).rules(lang)

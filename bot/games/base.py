@@ -178,6 +178,8 @@ class GameUI:
     """Base adapter. Subclasses override what their game needs."""
 
     kind: str = ""
+    # Each person has a private message of the game (a goal, a rack, a hand): see ``private``.
+    has_private: bool = False
     # Moves are chosen in the private chat (the table shows a button to open it).
     moves_in_private: bool = False
 
@@ -202,6 +204,15 @@ class GameUI:
     def typed(self, ctx: Ctx, seat: int, text: str) -> Reply | None:
         """A move typed in the private chat, or None when the game takes no typed moves."""
         return None
+
+    def forced_move(self, state: Any) -> Any | None:
+        """The engine action the player to act must make anyway (the bot makes it at once), or
+        None when they have a choice."""
+        return None
+
+    def series_points(self, state: Any, seats: int) -> list[int]:
+        """What each seat of a finished game adds to its series' standings."""
+        return [0] * seats
 
     def opening_events(self, ctx: Ctx) -> list[dict]:
         """Events that happened in the engine's set-up and belong in the first caption (a die roll)."""

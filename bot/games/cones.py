@@ -40,6 +40,7 @@ def piles_text(lang: str, n: int) -> str:
 
 class UI(GameUI):
     kind = "cones"
+    has_private = True
 
     # ---- the table ---------------------------------------------------------------------
 

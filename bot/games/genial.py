@@ -34,6 +34,7 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 
 class UI(GameUI):
     kind = "genial"
+    has_private = True
     moves_in_private = True
 
     # ---- group table ---------------------------------------------------------------------

@@ -38,6 +38,10 @@ def tokens_text(counts, lang: str) -> str:
 class UI(GameUI):
     kind = "lucky"
 
+    def series_points(self, state, seats: int) -> list[int]:
+        """Victory points: the rulebook's series scoring."""
+        return engine.victory_points(state)
+
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()
         lang = ctx.lang

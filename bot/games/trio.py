@@ -8,7 +8,7 @@ The player to act composes the move in their private message, one step per nav p
     "t<id>"     that tile's legal placements, numbered          ("t<id>p<page>": another page)
     "t<id>c<k>" placement k (1-based, as numbered) drawn in     Confirm = the engine's Lay
 
-A player who cannot lay any tile draws (or passes) automatically: ``bot.players.forced_move``.
+A player who cannot lay any tile draws (or passes) automatically (``UI.forced_move``).
 """
 from __future__ import annotations
 
@@ -35,7 +35,12 @@ _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")
 
 class UI(GameUI):
     kind = "trio"
+    has_private = True
     moves_in_private = True
+
+    def forced_move(self, state):
+        """A player who cannot lay a tile under the die draws: nobody has to press for it."""
+        return engine.Draw() if engine.must_draw(state) else None
 
     # ---- the group table ---------------------------------------------------------------
 

@@ -30,15 +30,14 @@ class BotRunner:
 
     async def games(self) -> list:
         """Every game the bot has stored, oldest first (open ones as the bot holds them now)."""
-        return [await self.bot.book.load(g.id) for g in await self.store.all_games()]
+        return [(await self.bot.book.load(g.id)).game for g in await self.store.all_games()]
 
     async def game(self, game_id: int):
-        return await self.bot.book.load(game_id)
+        return (await self.bot.book.load(game_id)).game
 
     async def state(self, game_id: int):
         """The engine state of a game (as last committed)."""
-        game = await self.bot.book.load(game_id)
-        return self.bot.book.state(game.id)
+        return (await self.bot.book.load(game_id)).state
 
     async def start(self) -> "BotRunner":
         settings = dict(token=self.fake.token, api_url=self.fake.base_url, file_url=self.fake.base_file_url,
@@ -71,9 +70,9 @@ class BotRunner:
         """Stop like kill -9 would: whatever was not sent yet is never sent, nothing is drained.
         (Telegram is cut off first, so that no request arrives half-written.)"""
         self.fake.set_down(True)
-        jobs = self.bot.tables.jobs
+        jobs = self.bot.background
         jobs.close()
-        for task in list(jobs._tasks.values()) + list(self.bot.messenger._tasks):
+        for task in jobs.running() + list(self.bot.messenger._tasks):
             task.cancel()
         if self.app.updater.running:
             await self.app.updater.stop()
@@ -88,7 +87,7 @@ class BotRunner:
         app = self.app
         return (self.fake.pending_updates() == 0 and app.update_queue.empty()
                 and app.update_processor.current_concurrent_updates == 0
-                and not self.bot.tables.jobs.busy and not self.bot.messenger.busy)
+                and not self.bot.background.busy and not self.bot.messenger.busy)
 
     async def idle(self, timeout: float = 20.0) -> None:
         """Wait until every update sent so far was handled and the bot's background jobs ended."""
@@ -100,8 +99,8 @@ class BotRunner:
                 raise AssertionError("the bot did not become idle")
             await asyncio.sleep(0.01)
             stable = stable + 1 if self._quiet() else 0
-            if self.bot.tables.jobs.busy:
-                await self.bot.tables.jobs.drain()
+            if self.bot.background.busy:
+                await self.bot.background.drain()
             if self.bot.messenger.busy:
                 await self.bot.messenger.drain()
 

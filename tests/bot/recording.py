@@ -1,8 +1,8 @@
 """The lobby and the game loop without Telegram: a messenger that records what would be sent.
 
-``build_core()`` wires the same objects as ``bot.app.Tablebot`` over an in-memory SQLite store
-(the real store) and a ``RecordingMessenger``, so the rules of the lobby and of the game loop can
-be tested in milliseconds. Pictures are not drawn (their jobs return empty bytes); the end-to-end
+``build_core()`` wires the bot with the same ``bot.core.build_core`` as ``bot.app.Tablebot``, over
+an in-memory SQLite store (the real store) and a ``RecordingMessenger``, so the rules of the door,
+the lobby and the game loop can be tested in milliseconds. Pictures are not drawn (their jobs return empty bytes); the end-to-end
 tests against the fake Bot API cover what people see.
 """
 from __future__ import annotations
@@ -12,17 +12,11 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from bot.book import GameBook
-from bot.lobby import Lobby
+from bot import core as platform
 from bot.messenger import Result, Sent
-from bot.people import People, Person
-from bot.pings import Pings
-from bot.play import Play
-from bot.results import Results
+from bot.people import Person
 from bot.store_sqlite import SqliteStore
-from bot.tables import Tables
 from bot.timers import Timers
-from bot.turns import TurnPolicy
 
 
 @dataclass
@@ -90,38 +84,34 @@ async def no_picture(job) -> bytes:
     return b""
 
 
-@dataclass
 class Core:
-    store: SqliteStore
-    messenger: RecordingMessenger
-    book: GameBook
-    people: People
-    tables: Tables
-    turns: TurnPolicy
-    play: Play
-    lobby: Lobby
+    """The bot's objects (``bot.core.Core``'s fields: ``door``, ``lobby``, ``play``, ``book``…),
+    with a few helpers for tests."""
+
+    def __init__(self, built: platform.Core):
+        self.built = built
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.built, name)
 
     async def person(self, user_id: int, name: str, lang: str = "en", *, private_ok: bool = True) -> Person:
         await self.store.touch_user(user_id, name, None, lang)
         await self.store.set_private_ok(user_id, private_ok)
         return Person(user_id, name, lang)
 
+    async def idle(self) -> None:
+        """Wait until the background work (redraws, pings, computers) has run."""
+        while self.background.busy:
+            await self.background.drain()
+
     async def close(self) -> None:
-        await self.tables.jobs.drain()
+        await self.idle()
         await self.store.close()
 
 
 async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
     """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
     store = await SqliteStore(":memory:").open()
-    messenger = RecordingMessenger()
-    book = GameBook(store)
-    people = People(store, messenger)
-    turns = TurnPolicy(store, turn_minutes)
-    tables = Tables(book, store, messenger, people, turns, bot_username="tablebot", render=no_picture)
-    timers = Timers(None)
-    play = Play(book, store, tables, timers, turns, Results(store), people, messenger,
-                Pings(store, messenger, people, tables), computer_pause=0.0)
-    lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username="tablebot",
-                  timeout_minutes=lobby_minutes)
-    return Core(store, messenger, book, people, tables, turns, play, lobby)
+    return Core(platform.build_core(store, RecordingMessenger(), Timers(None), bot_username="tablebot",
+                                    turn_minutes=turn_minutes, lobby_minutes=lobby_minutes, computer_pause=0.0,
+                                    render=no_picture))

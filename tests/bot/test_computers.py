@@ -5,7 +5,7 @@ import json
 import random
 
 from engines import cones, lucky
-from tests.bot.harness import BotRunner, Player, button_data, buttons
+from tests.bot.harness import BotRunner, Player, button_data
 
 GROUP = -1002000
 

@@ -371,9 +371,9 @@ async def set_position(runner, game, state) -> None:
     game.state = genial.to_json(state)
     async with runner.bot.book.lock(game.id):
         await runner.store.save_game(game)
-    runner.bot.book.put(game)
-    runner.bot.tables.schedule_private_all(game.id, bump_current=True)
-    runner.bot.tables.schedule_table(game.id)
+    match = runner.bot.book.put(game)
+    runner.bot.tables.schedule_private_all(match, bump_current=True)
+    runner.bot.tables.schedule_table(match)
     await runner.idle()
 
 
@@ -442,7 +442,7 @@ async def test_every_placement_is_reachable_on_an_open_board(fake, runner):
     state = genial.position(2, seed=11, current=0, racks=[["ro", "yy", "gb", "bp", "oy", "rp"]],
                             tiles=[(0, "rg", "F6", "F7"), (1, "bb", "E5", "E6")],
                             scores=[[2, 0, 4, 3, 1, 0], [1, 1, 1, 1, 1, 1]], started=[True, True])
-    ctx = runner.bot.tables.ctx(game, "en", state)
+    ctx = (await runner.bot.book.load(game.id)).ctx("en", state)
     ui = UI()
     for slot in (0, 1):
         tile = genial.view(state, 0)["rack"][slot]
@@ -490,7 +490,7 @@ async def test_a_stale_path_after_the_board_changed_falls_back_to_the_tile_choic
     state = await runner.state(game.id)
     assert genial.current_player(state) == 0 and ("red", "orange") in map(tuple, genial.view(state, 0)["rack"])
     # paths that do not fit the position any more, pressed on the current turn: the tile choice
-    ctx = runner.bot.tables.ctx(game, "en", state)
+    ctx = (await runner.bot.book.load(game.id)).ctx("en", state)
     turn = genial.turn(state)
     assert UI().private(ctx, 0, stale[1:]).rows == UI().private(ctx, 0, "").rows
     for path in (stale, "~ro99", "~pp", "~ro1A1A2", "~zz", "~t2rF"):

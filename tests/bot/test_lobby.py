@@ -241,7 +241,7 @@ async def test_restart_in_the_middle_of_a_lobby_and_of_a_game(fake, tmp_path):
     await second.stop()
     third = await BotRunner(fake, db).start()
     await third.idle()
-    game = await third.bot.book.load(game.id)
+    game = (await third.bot.book.load(game.id)).game
     assert game.status == "running" and game.table_msg == table_msg
     players = {1: anna, 2: boris, 3: clara}
     mover = players[game.seats[seat].user_id]
@@ -302,7 +302,7 @@ async def test_a_blocked_player_is_flagged_on_the_table(fake, runner):
     game, players, _ = await running_cones(fake, runner)
     fake.user_blocks_bot(2)
     fake.user_deletes_message(2, game.seats[game.seat_of(2)].dm_msg)
-    runner.bot.tables.schedule_private(game.id, game.seat_of(2), bump=True)
+    runner.bot.tables.schedule_private(await runner.bot.book.load(game.id), game.seat_of(2), bump=True)
     await runner.idle()
     assert "cannot write to" in fake.message(GROUP, game.table_msg).caption
 

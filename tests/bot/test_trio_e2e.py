@@ -75,7 +75,7 @@ class Watch:
         self.file_ids: dict[str, bytes] = {}
 
     def hands(self, game) -> dict[int, list[int]]:
-        state = self.runner.bot.book.state(game.id)
+        state = self.runner.bot.book.cached(game.id).state
         return {s.user_id: list(state.hands[s.seat]) for s in game.seats}
 
     def step(self, game) -> None:
@@ -355,7 +355,6 @@ def test_placements_come_in_pages_of_ten_with_global_numbers():
 
 def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     from bot.games.trio import UI
-    from bot.players import forced_move
     from engines.base import event_dict
     ui = UI()
     for seed in range(50):
@@ -363,7 +362,7 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
         events = []
         while not state.over:
             seat = state.current
-            action = forced_move("trio", state)
+            action = ui.forced_move(state)
             if action is None:
                 action = trio.legal_actions(state, seat)[0]
             state, new = trio.apply(state, seat, action)
@@ -380,7 +379,7 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     assert any("the pool is empty" in line and "passes" in line for line in passes)
     ru = ui.results(adapter_ctx(state, events[-12:], lang="ru"))
     assert "итоги" in ru and "Пул пуст" in ru
-    assert forced_move("trio", state) is None
+    assert ui.forced_move(state) is None
 
 
 async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, runner):

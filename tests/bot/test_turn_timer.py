@@ -68,7 +68,8 @@ async def test_an_absent_player_is_reminded_in_the_group_then_the_bot_moves_for_
     assert game.idle_turns == 1
     assert any(e["kind"] == "TimedOut" and e["seat"] == seat for e in game.last_events)
     line = f"⏰ {isolate(absent.name)} ran out of time, so I moved for them."
-    story = runner.bot.tables.ui(game).story(runner.bot.tables.ctx(game, "en"), game.last_events)
+    match = await runner.bot.book.load(game.id)
+    story = match.ui.story(match.ctx("en"), game.last_events)
     assert line in story
     if story.index(line) >= len(story) - 4:  # the caption shows the four newest lines
         assert line in fake.message(GROUP, game.table_msg).caption
@@ -96,7 +97,8 @@ async def test_where_moves_are_private_the_reminder_is_private_and_the_move_is_n
     await runner.idle()
     # The story of the table tells it (forced draws that follow may push it out of the
     # caption's six newest lines, so read the story itself).
-    story = runner.bot.tables.ui(game).story(runner.bot.tables.ctx(game, "en"), game.last_events)
+    match = await runner.bot.book.load(game.id)
+    story = match.ui.story(match.ctx("en"), game.last_events)
     assert f"⏰ {isolate(absent.name)} ran out of time, so I moved for them." in story
     assert any(e["kind"] in ("Laid", "Drew") and e["seat"] == seat for e in game.last_events)
 

@@ -1,0 +1,106 @@
+"""Background work that may wait: redraws of game messages, pings, a computer's next move.
+
+One :class:`Background` is built in the composition root and handed to whoever needs it. Work
+is keyed: at most one job per key runs at a time, and a job scheduled while one runs replaces
+the pending one (a burst of moves becomes one redraw of the newest state). A job that raises
+:class:`TryLater` runs again after a while, unless a newer one took its place. At shut-down the
+jobs get a few seconds to finish (``drain``), then the rest are cancelled (a restart redraws
+everything from the store).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+RETRY_SECONDS = 10.0  # a message Telegram could not be reached for is tried again this much later
+
+
+def table_key(game_id: int) -> tuple:
+    """The key of a game's table redraw: a computer's next move and a turn ping wait for it to
+    settle, so that the table shows the last move first."""
+    return ("table", game_id)
+
+
+class TryLater(Exception):
+    """Telegram could not be reached for this message: run the job again later (an edit is not
+    turned into a new message, which would leave the old one behind with live buttons)."""
+
+    def __init__(self, seconds: float = RETRY_SECONDS):
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class Background:
+    """At most one running job per key; the newest scheduled job of a key is the one that runs."""
+
+    def __init__(self) -> None:
+        self._pending: dict[Any, Job] = {}
+        self._tasks: dict[Any, asyncio.Task] = {}
+        self._later: dict[Any, asyncio.TimerHandle] = {}
+        self._closed = False
+
+    def schedule(self, key: Any, job: Job) -> None:
+        if self._closed:
+            return  # shutting down: a restart redraws everything
+        later = self._later.pop(key, None)
+        if later is not None:
+            later.cancel()
+        self._pending[key] = job
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+
+    async def _run(self, key: Any) -> None:
+        while key in self._pending:
+            job = self._pending.pop(key)
+            try:
+                await job()
+            except TryLater as later:
+                if key not in self._pending:
+                    log.info("%r: not shown yet, trying again in %.0f s", key, later.seconds)
+                    self._later[key] = asyncio.get_running_loop().call_later(
+                        later.seconds, lambda: self.schedule(key, job))
+            except Exception:  # one failed job must not stop the next one
+                log.exception("background job %r failed", key)
+        self._tasks.pop(key, None)
+
+    async def settled(self, key: Any) -> None:
+        """Wait until the job of ``key`` (and any replacement of it) has run."""
+        while (task := self._tasks.get(key)) is not None and not task.done():
+            await asyncio.wait([task])
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    def close(self) -> None:
+        """Forget the retries still waiting and take no new jobs (at shut-down; a restart
+        redraws everything)."""
+        self._closed = True
+        for handle in self._later.values():
+            handle.cancel()
+        self._later.clear()
+
+    async def cancel(self, timeout: float = 1.0) -> None:
+        """Close, cancel the jobs still running and wait until they have stopped (at shut-down,
+        after ``drain``: no task is left pending when the event loop closes)."""
+        self.close()
+        self._pending.clear()
+        tasks = self.running()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    def running(self) -> list[asyncio.Task]:
+        return [t for t in self._tasks.values() if not t.done()]
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.running())

@@ -1,0 +1,74 @@
+"""The composition root of the game platform: every object built once, with its collaborators.
+
+``build_core`` is the one wiring, used by the bot (``bot/app.py``, once python-telegram-bot's
+Application knows the bot's name) and by the fast tests (``tests/bot/recording.py``, over an
+in-memory store and a recording messenger). Bottom up: the store, the messenger and the timers
+come from outside; then the background scheduler and the change bus, the book of open games,
+people, the turn policy; the tables and the pings listen to the changes the game loop publishes;
+the lobby, the settings, the door for every press, and the Telegram handlers on top.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from bot.background import Background
+from bot.book import GameBook
+from bot.changes import Changes
+from bot.door import Door
+from bot.handlers import Handlers
+from bot.lobby import Lobby
+from bot.messenger import Messenger
+from bot.people import People
+from bot.pings import Pings
+from bot.play import COMPUTER_PAUSE, Play
+from bot.rendering import render_picture
+from bot.results import Results
+from bot.settings import Settings
+from bot.store import GameStore
+from bot.tables import Tables
+from bot.timers import Timers
+from bot.turns import TurnPolicy
+
+
+@dataclass
+class Core:
+    store: GameStore
+    messenger: Messenger
+    timers: Timers
+    background: Background
+    changes: Changes
+    book: GameBook
+    people: People
+    turns: TurnPolicy
+    tables: Tables
+    pings: Pings
+    play: Play
+    lobby: Lobby
+    settings: Settings
+    door: Door
+    handlers: Handlers
+
+
+def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_username: str,
+               turn_minutes: float = 10, lobby_minutes: int = 30, ping_quiet_seconds: float = 15.0,
+               computer_pause: float = COMPUTER_PAUSE,
+               render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture) -> Core:
+    background = Background()
+    changes = Changes()
+    book = GameBook(store, bot_username=bot_username)
+    people = People(store, messenger)
+    turns = TurnPolicy(store, turn_minutes)
+    tables = Tables(book, store, messenger, people, turns, background, bot_username=bot_username, render=render)
+    pings = Pings(store, messenger, people, background, quiet_seconds=ping_quiet_seconds)
+    changes.subscribe(tables.hear)  # the table first: a ping links to the table as it is now
+    changes.subscribe(pings.hear)
+    play = Play(book, store, changes, background, timers, turns, Results(store), computer_pause=computer_pause)
+    lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
+                  timeout_minutes=lobby_minutes)
+    settings = Settings(book, people, turns, play, lobby, changes)
+    door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username)
+    handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
+                        messenger=messenger, bot_username=bot_username)
+    return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
+                settings, door, handlers)
