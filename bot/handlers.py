@@ -269,7 +269,7 @@ class Handlers:
             await self.people.remember(person)
             await self.store.set_notify(person.id, value in ("on", "вкл"))
         row = await self.store.user(person.id)
-        on = row is None or bool(row["notify"])
+        on = row is None or row.notify
         text = t(context.lang, "🔔 {name}: I ping you when it is your turn. /notify off stops it.",
                  name=isolate(person.name)) if on else \
             t(context.lang, "🔕 {name}: no pings when it is your turn. /notify on brings them back.",

@@ -1,4 +1,5 @@
-"""What the bot keeps: the records (games, seats, series) and the store protocol they live behind.
+"""What the bot keeps: the records (games, seats, series, users, chats) and the store protocol
+they live behind.
 
 SQLite (``bot/store_sqlite.py``) is one implementation; another database is a second module
 implementing :class:`GameStore`, chosen in one line of ``bot/app.py``. The records are plain
@@ -115,6 +116,33 @@ class Game:
         return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
 
 
+@dataclass(frozen=True)
+class User:
+    """A person the bot knows. ``lang`` is the language they chose (``lang_chosen``), else their
+    Telegram app's; ``private_ok``: they opened the private chat with the bot; ``notify``: turn
+    pings on; ``ping_msg``: the last private ping, deleted when the next one comes."""
+
+    user_id: int
+    name: str
+    username: str | None
+    lang: str | None
+    lang_chosen: bool
+    private_ok: bool
+    notify: bool
+    ping_msg: int | None
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A group the bot plays in: its language, its settings (lobby and turn timeouts), its title.
+    ``settings`` is the caller's own copy: changing it changes nothing in the store."""
+
+    chat_id: int
+    lang: str | None
+    settings: dict[str, Any]
+    title: str | None
+
+
 @dataclass
 class Series:
     """Several games in a row by the same people (lucky); victory points add up."""
@@ -168,12 +196,12 @@ class GameStore(Protocol):
 
     # people and chats
     async def touch_user(self, user_id: int, name: str, username: str | None, lang_code: str | None) -> None: ...
-    async def user(self, user_id: int) -> dict[str, Any] | None: ...
+    async def user(self, user_id: int) -> User | None: ...
     async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
     async def set_user_lang(self, user_id: int, lang: str) -> None: ...
     async def set_notify(self, user_id: int, on: bool) -> None: ...
     async def set_ping(self, user_id: int, message_id: int | None) -> None: ...
-    async def chat(self, chat_id: int) -> dict[str, Any] | None: ...
+    async def chat(self, chat_id: int) -> Chat | None: ...
     async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
                        settings: dict[str, Any] | None = None) -> None: ...
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None: ...

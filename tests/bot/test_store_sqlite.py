@@ -72,7 +72,7 @@ async def test_writes_of_one_row_land_in_the_order_asked(tmp_path):
     try:
         await store.touch_user(7, "Anna", None, "en")
         await asyncio.gather(*(store.set_user_lang(7, lang) for lang in ["ru", "en", "ru", "en", "ru"]))
-        assert (await store.user(7))["lang"] == "ru"
+        assert (await store.user(7)).lang == "ru"
     finally:
         await store.close()
 
