@@ -33,8 +33,7 @@ from bot.people import People
 from bot.pings import Pings
 from bot.play import Play
 from bot.results import Results
-from bot.store import GameStore, Status
-from bot.store_sqlite import SqliteStore
+from bot.store import GameStore, Status, make_store
 from bot.tables import Tables
 from bot.timers import Timers
 from bot.turns import TurnPolicy
@@ -120,8 +119,8 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
         self.application = builder.build()
-        # SqliteStore is the store; another implementation of bot.store.GameStore is chosen here.
-        self.store: GameStore = SqliteStore(config.db_path)
+        # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
+        self.store: GameStore = make_store(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing,
                                    on_migrate=lambda old, new: self.play.migrate_chat(old, new),

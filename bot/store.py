@@ -2,8 +2,9 @@
 they live behind.
 
 SQLite (``bot/store_sqlite.py``) is one implementation; another database is a second module
-implementing :class:`GameStore`, chosen in one line of ``bot/app.py``. The records are plain
-dataclasses, shared by every implementation, so nothing above the store imports a database.
+implementing :class:`GameStore`, chosen by :func:`make_store` from the ``TABLEBOT_DB`` value. The
+records are plain dataclasses, shared by every implementation, so nothing above the store imports
+a database.
 """
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ class Status(enum.StrEnum):
     def is_open(self) -> bool:
         """A lobby or a running game: it occupies its chat (or forum topic)."""
         return self in (Status.LOBBY, Status.RUNNING)
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one line for the operator."""
 
 
 class StaleVersion(Exception):
@@ -210,3 +215,15 @@ class GameStore(Protocol):
     async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series: ...
     async def series(self, series_id: int) -> Series | None: ...
     async def save_series(self, series: Series) -> None: ...
+
+
+def make_store(db: str) -> GameStore:
+    """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path
+    of an SQLite file (``:memory:`` for one that lives as long as the process)."""
+    if db.split("://", 1)[0].lower() in ("postgresql", "postgres"):
+        # The URL is not repeated: it may hold a password.
+        raise StoreError("TABLEBOT_DB is a PostgreSQL URL, and this version of tablebot does not support "
+                         "PostgreSQL yet: set TABLEBOT_DB to the path of an SQLite file")
+    # Imported here, not at the top: whoever imports the records does not load a database driver.
+    from bot.store_sqlite import SqliteStore
+    return SqliteStore(db)

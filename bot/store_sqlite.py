@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import aiosqlite
 
-from bot.store import Chat, Game, PlaceTaken, Seat, Series, StaleVersion, User
+from bot.store import Chat, Game, PlaceTaken, Seat, Series, StaleVersion, StoreError, User
 
 T = TypeVar("T")
 
@@ -135,10 +135,6 @@ def _game_from_row(row: Iterable[Any]) -> Game:
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
         table_version=table_version,
     )
-
-
-class StoreError(Exception):
-    """The database cannot be used; the message is one line for the operator."""
 
 
 def _few(names: list[str], most: int = 4) -> str:

@@ -19,7 +19,7 @@ from bot.people import People, Person
 from bot.pings import Pings
 from bot.play import Play
 from bot.results import Results
-from bot.store_sqlite import SqliteStore
+from bot.store import GameStore, make_store
 from bot.tables import Tables
 from bot.timers import Timers
 from bot.turns import TurnPolicy
@@ -92,7 +92,7 @@ async def no_picture(job) -> bytes:
 
 @dataclass
 class Core:
-    store: SqliteStore
+    store: GameStore
     messenger: RecordingMessenger
     book: GameBook
     people: People
@@ -113,7 +113,7 @@ class Core:
 
 async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
     """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
-    store = await SqliteStore(":memory:").open()
+    store = await make_store(":memory:").open()
     messenger = RecordingMessenger()
     book = GameBook(store)
     people = People(store, messenger)
