@@ -177,12 +177,19 @@ def from_base36(text: str) -> int:
 
 
 class GameStore(Protocol):
-    """Everything the bot stores. Every write is one transaction; ``save_game`` is checked
-    against the version that was read (optimistic concurrency) and bumps it."""
+    """Everything the bot stores. Every write is one transaction, committed before it returns;
+    ``save_game`` is checked against the version that was read (optimistic concurrency) and
+    bumps it.
+
+    A store may cache users and chats (read on every update): its own writes keep the cache
+    right, but not another process's. ``forget_cache`` drops it, so that the next reads come from
+    the database: called when a process becomes the active one, since another process may have
+    written meanwhile."""
 
     async def open(self) -> "GameStore": ...
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
+    async def forget_cache(self) -> None: ...
 
     # games
     async def get_game(self, game_id: int) -> Game | None: ...

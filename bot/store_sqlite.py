@@ -497,6 +497,12 @@ class SqliteStore:
 
     # ---- users and chats ---------------------------------------------------------------
 
+    async def forget_cache(self) -> None:
+        """Drop every cached user and chat: the next reads come from the database."""
+        self._chats.clear()
+        self._users.clear()
+        self._writes += 1  # and a read under way now is not kept: it may have read the old row
+
     async def _cached(self, cache: dict, key: int, read: Callable) -> Any:
         if key in cache:
             return cache[key]
