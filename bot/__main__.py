@@ -30,7 +30,7 @@ def run(argv: list[str] | None = None) -> int:
     from telegram.error import InvalidToken
 
     from bot import memory, rendering
-    from bot.store_sqlite import StoreError
+    from bot.store import StoreError
 
     try:
         config = from_env()
@@ -116,10 +116,10 @@ def _fail(message: str) -> int:
 
 
 async def _check_store(config) -> None:
-    """Open the database once, which checks it (bot.store_sqlite.SqliteStore.open), and close it."""
-    from bot.store_sqlite import SqliteStore
+    """Open the database once, which checks it (the store's open()), and close it."""
+    from bot.store import make_store
 
-    storage = await SqliteStore(config.db_path).open()
+    storage = await make_store(config.db_path).open()
     await storage.close()
 
 
@@ -196,10 +196,10 @@ def webhook_path_and_secret(token: str) -> tuple[str, str]:
 
 async def _status() -> list[dict]:
     from engines import registry
-    from bot.store_sqlite import SqliteStore
+    from bot.store import make_store
 
     config = from_env(need_token=False)
-    storage = await SqliteStore(config.db_path).open()
+    storage = await make_store(config.db_path).open()
     try:
         out = []
         for game in await storage.all_games():
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("status", help="print one JSON line per game from the database (TABLEBOT_DB)")
     args = parser.parse_args(argv)
     if args.command == "status":
-        from bot.store_sqlite import StoreError
+        from bot.store import StoreError
 
         try:
             rows = asyncio.run(_status())

@@ -27,8 +27,7 @@ from bot.core import Core, build_core
 from bot.handlers import Handlers, TableContext
 from bot.i18n import LANGS, t
 from bot.messenger import Messenger
-from bot.store import GameStore, Status
-from bot.store_sqlite import SqliteStore
+from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -112,8 +111,8 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
         self.application = builder.build()
-        # SqliteStore is the store; another implementation of bot.store.GameStore is chosen here.
-        self.store: GameStore = SqliteStore(config.db_path)
+        # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
+        self.store: GameStore = make_store(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),

@@ -49,6 +49,13 @@ class Core:
     door: Door
     handlers: Handlers
 
+    async def forget_caches(self) -> None:
+        """This process becomes the active one: what memory holds may be stale (another process
+        may have served meanwhile), so open games, people and chats are read from the store again."""
+        await self.store.forget_cache()
+        self.people.forget_cache()
+        self.book.clear()
+
 
 def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_username: str,
                turn_minutes: float = 10, lobby_minutes: int = 30, ping_quiet_seconds: float = 15.0,

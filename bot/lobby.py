@@ -309,7 +309,7 @@ class Lobby:
         if await self.people.private_ok(person.id):
             return True
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat["title"]) if chat and chat.get("title") else ""
+        title = isolate(chat.title) if chat and chat.title else ""
         info = registry.info(game.kind)
         sent = await self.messenger.send_text(
             person.id, t(person.lang, "You are joining {game} in {chat}. Your secrets will come here.",
@@ -531,7 +531,7 @@ class Lobby:
         except Refused as refused:
             return word_html(refused, lang)
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat["title"]) if chat and chat.get("title") else "—"
+        title = isolate(chat.title) if chat and chat.title else "—"
         if answer.outcome == "already":
             # They were in already (joined before); make sure Start is not blocked by a stale note.
             self.tables.set_lobby_note(game.id, None)

@@ -60,8 +60,8 @@ class People:
         lang = self._langs.get(user_id)
         if lang is None:
             row = await self.store.user(user_id)
-            if row is not None and (row["lang_chosen"] or telegram_code is None):
-                lang = self._langs[user_id] = normalize_lang(row["lang"])
+            if row is not None and (row.lang_chosen or telegram_code is None):
+                lang = self._langs[user_id] = normalize_lang(row.lang)
             else:
                 return normalize_lang(telegram_code)
         return lang
@@ -75,7 +75,7 @@ class People:
         if chat_id > 0:
             return await self.user_lang(chat_id)
         row = await self.store.chat(chat_id)
-        return normalize_lang(row["lang"]) if row and row["lang"] else "en"
+        return normalize_lang(row.lang) if row and row.lang else "en"
 
     async def lang_in(self, chat: Chat, person: Person) -> str:
         """The language to answer the person in this chat: the group's, or until the group has
@@ -83,7 +83,7 @@ class People:
         if chat.type == ChatType.PRIVATE:
             return person.lang
         row = await self.store.chat(chat.id)
-        return normalize_lang(row["lang"]) if row and row["lang"] else person.lang
+        return normalize_lang(row.lang) if row and row.lang else person.lang
 
     async def adopt_chat(self, chat_id: int, title: str | None, person: Person) -> str:
         """A game is opened in this chat: keep a group's title; its first language is the person's."""
@@ -91,11 +91,11 @@ class People:
         if chat_id > 0:
             return person.lang
         row = await self.store.chat(chat_id)
-        if row is None or not row["lang"] or (title and row["title"] != title):
-            lang = row["lang"] if row and row["lang"] else person.lang
+        if row is None or not row.lang or (title and row.title != title):
+            lang = row.lang if row and row.lang else person.lang
             await self.store.set_chat(chat_id, lang=lang, title=title or "")
             return lang
-        return normalize_lang(row["lang"])
+        return normalize_lang(row.lang)
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
         await self.store.set_chat(chat_id, lang=lang)
@@ -104,7 +104,7 @@ class People:
 
     async def chat_settings(self, chat_id: int) -> dict:
         row = await self.store.chat(chat_id)
-        return dict(row["settings"]) if row else {}
+        return dict(row.settings) if row else {}
 
     async def set_chat_setting(self, chat_id: int, key: str, value: object) -> None:
         await self.store.set_chat_setting(chat_id, key, value)
@@ -112,7 +112,7 @@ class People:
     async def notify_on(self, user_id: int) -> bool:
         """Whether the person wants a ping when it is their turn (yes until they say no)."""
         row = await self.store.user(user_id)
-        return row is None or bool(row["notify"])
+        return row is None or row.notify
 
     async def set_notify(self, person: Person, on: bool) -> None:
         await self.remember(person)
@@ -139,7 +139,7 @@ class People:
     async def private_ok(self, user_id: int) -> bool:
         """Whether the person opened the private chat with the bot (and did not block it)."""
         row = await self.store.user(user_id)
-        return bool(row and row["private_ok"])
+        return bool(row and row.private_ok)
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self.store.set_private_ok(user_id, ok)

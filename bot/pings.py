@@ -81,10 +81,10 @@ class Pings:
         game = match.game
         user_id = game.seats[seat].user_id
         row = await self.store.user(user_id)
-        if row is not None and not row["notify"]:
+        if row is not None and not row.notify:
             return
         await self._clear_group_ping(game.id, game.chat_id)
-        if row is not None and row["private_ok"] and await self._ping_in_private(match, user_id, row["ping_msg"]):
+        if row is not None and row.private_ok and await self._ping_in_private(match, user_id, row.ping_msg):
             return
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "🔔 {name}, your turn.", name=match.ctx(lang).mention(seat))
@@ -97,7 +97,7 @@ class Pings:
         game = match.game
         lang = await self.people.user_lang(user_id)
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat["title"]) if chat and chat.get("title") else "—"
+        title = isolate(chat.title) if chat and chat.title else "—"
         text = t(lang, "🔔 Your turn in {game} ({chat}).", game=game_name(registry.info(game.kind), lang),
                  chat=title)
         link = message_link(game.chat_id, game.table_msg)
@@ -159,7 +159,7 @@ class Pings:
         if seat.kind != "human":
             return
         row = await self.store.user(seat.user_id)
-        if row is None or not row["private_ok"]:
+        if row is None or not row.private_ok:
             return
         lang = await self.people.user_lang(seat.user_id)
         ui, ctx = match.ui, match.ctx(lang)
@@ -167,8 +167,8 @@ class Pings:
         if text is None or ui.private(ctx, seat.seat) is not None:
             return
         chat = await self.store.chat(game.chat_id)
-        if chat and chat.get("title"):
-            text += "\n" + t(lang, "Played in {chat}.", chat=isolate(chat["title"]))
+        if chat and chat.title:
+            text += "\n" + t(lang, "Played in {chat}.", chat=isolate(chat.title))
         link = message_link(game.chat_id, game.results_msg or game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
         await self.messenger.send_text(seat.user_id, text, markup)

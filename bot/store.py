@@ -1,8 +1,10 @@
-"""What the bot keeps: the records (games, seats, series) and the store protocol they live behind.
+"""What the bot keeps: the records (games, seats, series, users, chats) and the store protocol
+they live behind.
 
 SQLite (``bot/store_sqlite.py``) is one implementation; another database is a second module
-implementing :class:`GameStore`, chosen in one line of ``bot/app.py``. The records are plain
-dataclasses, shared by every implementation, so nothing above the store imports a database.
+implementing :class:`GameStore`, chosen by :func:`make_store` from the ``TABLEBOT_DB`` value. The
+records are plain dataclasses, shared by every implementation, so nothing above the store imports
+a database.
 """
 from __future__ import annotations
 
@@ -21,6 +23,10 @@ class Status(enum.StrEnum):
     def is_open(self) -> bool:
         """A lobby or a running game: it occupies its chat (or forum topic)."""
         return self in (Status.LOBBY, Status.RUNNING)
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one line for the operator."""
 
 
 class StaleVersion(Exception):
@@ -115,6 +121,33 @@ class Game:
         return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
 
 
+@dataclass(frozen=True)
+class User:
+    """A person the bot knows. ``lang`` is the language they chose (``lang_chosen``), else their
+    Telegram app's; ``private_ok``: they opened the private chat with the bot; ``notify``: turn
+    pings on; ``ping_msg``: the last private ping, deleted when the next one comes."""
+
+    user_id: int
+    name: str
+    username: str | None
+    lang: str | None
+    lang_chosen: bool
+    private_ok: bool
+    notify: bool
+    ping_msg: int | None
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A group the bot plays in: its language, its settings (lobby and turn timeouts), its title.
+    ``settings`` is the caller's own copy: changing it changes nothing in the store."""
+
+    chat_id: int
+    lang: str | None
+    settings: dict[str, Any]
+    title: str | None
+
+
 @dataclass
 class Series:
     """Several games in a row by the same people (lucky); victory points add up."""
@@ -144,12 +177,19 @@ def from_base36(text: str) -> int:
 
 
 class GameStore(Protocol):
-    """Everything the bot stores. Every write is one transaction; ``save_game`` is checked
-    against the version that was read (optimistic concurrency) and bumps it."""
+    """Everything the bot stores. Every write is one transaction, committed before it returns;
+    ``save_game`` is checked against the version that was read (optimistic concurrency) and
+    bumps it.
+
+    A store may cache users and chats (read on every update): its own writes keep the cache
+    right, but not another process's. ``forget_cache`` drops it, so that the next reads come from
+    the database: called when a process becomes the active one, since another process may have
+    written meanwhile."""
 
     async def open(self) -> "GameStore": ...
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
+    async def forget_cache(self) -> None: ...
 
     # games
     async def get_game(self, game_id: int) -> Game | None: ...
@@ -168,12 +208,12 @@ class GameStore(Protocol):
 
     # people and chats
     async def touch_user(self, user_id: int, name: str, username: str | None, lang_code: str | None) -> None: ...
-    async def user(self, user_id: int) -> dict[str, Any] | None: ...
+    async def user(self, user_id: int) -> User | None: ...
     async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
     async def set_user_lang(self, user_id: int, lang: str) -> None: ...
     async def set_notify(self, user_id: int, on: bool) -> None: ...
     async def set_ping(self, user_id: int, message_id: int | None) -> None: ...
-    async def chat(self, chat_id: int) -> dict[str, Any] | None: ...
+    async def chat(self, chat_id: int) -> Chat | None: ...
     async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
                        settings: dict[str, Any] | None = None) -> None: ...
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None: ...
@@ -182,3 +222,15 @@ class GameStore(Protocol):
     async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series: ...
     async def series(self, series_id: int) -> Series | None: ...
     async def save_series(self, series: Series) -> None: ...
+
+
+def make_store(db: str) -> GameStore:
+    """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path
+    of an SQLite file (``:memory:`` for one that lives as long as the process)."""
+    if db.split("://", 1)[0].lower() in ("postgresql", "postgres"):
+        # The URL is not repeated: it may hold a password.
+        raise StoreError("TABLEBOT_DB is a PostgreSQL URL, and this version of tablebot does not support "
+                         "PostgreSQL yet: set TABLEBOT_DB to the path of an SQLite file")
+    # Imported here, not at the top: whoever imports the records does not load a database driver.
+    from bot.store_sqlite import SqliteStore
+    return SqliteStore(db)

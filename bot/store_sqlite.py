@@ -12,6 +12,7 @@ the bot, or one this user cannot write. A missing directory is created.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -21,7 +22,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import aiosqlite
 
-from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion
+from bot.store import Chat, Game, PlaceTaken, Seat, Series, StaleVersion, StoreError, User
 
 T = TypeVar("T")
 
@@ -136,10 +137,6 @@ def _game_from_row(row: Iterable[Any]) -> Game:
     )
 
 
-class StoreError(Exception):
-    """The database cannot be used; the message is one line for the operator."""
-
-
 def _few(names: list[str], most: int = 4) -> str:
     return ", ".join(names[:most]) + (", …" if len(names) > most else "")
 
@@ -234,8 +231,8 @@ class SqliteStore:
         self._committer: asyncio.Task | None = None
         # Rows read on every update (a chat's language, a person's settings), kept after the first
         # read; every write of them goes through this object, which forgets the row it changes.
-        self._chats: dict[int, dict[str, Any] | None] = {}
-        self._users: dict[int, dict[str, Any] | None] = {}
+        self._chats: dict[int, Chat | None] = {}
+        self._users: dict[int, User | None] = {}
         self._writes = 0  # a read that overlapped a write of these rows is not kept
 
     async def open(self) -> "SqliteStore":
@@ -500,6 +497,12 @@ class SqliteStore:
 
     # ---- users and chats ---------------------------------------------------------------
 
+    async def forget_cache(self) -> None:
+        """Drop every cached user and chat: the next reads come from the database."""
+        self._chats.clear()
+        self._users.clear()
+        self._writes += 1  # and a read under way now is not kept: it may have read the old row
+
     async def _cached(self, cache: dict, key: int, read: Callable) -> Any:
         if key in cache:
             return cache[key]
@@ -531,19 +534,17 @@ class SqliteStore:
             "updated=excluded.updated",
             (user_id, name, username, lang_code, time.time()), row=(self._users, user_id))
 
-    async def user(self, user_id: int) -> dict[str, Any] | None:
-        row = await self._cached(self._users, user_id, self._read_user)
-        return dict(row) if row is not None else None
+    async def user(self, user_id: int) -> User | None:
+        return await self._cached(self._users, user_id, self._read_user)  # frozen: shared safely
 
-    async def _read_user(self, user_id: int) -> dict[str, Any] | None:
+    async def _read_user(self, user_id: int) -> User | None:
         rows = await self._rows(
             "SELECT user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg FROM users "
             "WHERE user_id=?", (user_id,))
         if not rows:
             return None
-        row = rows[0]
-        keys = ("user_id", "name", "username", "lang", "lang_chosen", "private_ok", "notify", "ping_msg")
-        return dict(zip(keys, row))
+        user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg = rows[0]
+        return User(user_id, name, username, lang, bool(lang_chosen), bool(private_ok), bool(notify), ping_msg)
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self._write(
@@ -567,31 +568,32 @@ class SqliteStore:
             "ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, lang_chosen=1", (user_id, lang, time.time()),
             row=(self._users, user_id))
 
-    async def chat(self, chat_id: int) -> dict[str, Any] | None:
+    async def chat(self, chat_id: int) -> Chat | None:
         row = await self._cached(self._chats, chat_id, self._read_chat)
-        return dict(row, settings=dict(row["settings"])) if row is not None else None
+        # The settings are a dict the caller may change: theirs, not the cache's.
+        return dataclasses.replace(row, settings=dict(row.settings)) if row is not None else None
 
-    async def _read_chat(self, chat_id: int) -> dict[str, Any] | None:
+    async def _read_chat(self, chat_id: int) -> Chat | None:
         rows = await self._rows("SELECT chat_id, lang, settings, title FROM chats WHERE chat_id=?", (chat_id,))
         if not rows:
             return None
-        row = rows[0]
-        return {"chat_id": row[0], "lang": row[1], "settings": json.loads(row[2]), "title": row[3]}
+        chat_id, lang, settings, title = rows[0]
+        return Chat(chat_id, lang, json.loads(settings), title)
 
     async def set_chat(self, chat_id: int, *, lang: str | None = None, title: str | None = None,
                        settings: dict[str, Any] | None = None) -> None:
-        current = await self.chat(chat_id) or {"lang": None, "settings": {}, "title": None}
+        current = await self.chat(chat_id) or Chat(chat_id, None, {}, None)
         await self._write(
             "INSERT INTO chats (chat_id, lang, settings, title) VALUES (?,?,?,?) "
             "ON CONFLICT(chat_id) DO UPDATE SET lang=excluded.lang, settings=excluded.settings, "
             "title=excluded.title",
-            (chat_id, lang if lang is not None else current["lang"],
-             json.dumps(settings if settings is not None else current["settings"]),
-             title if title is not None else current["title"]), row=(self._chats, chat_id))
+            (chat_id, lang if lang is not None else current.lang,
+             json.dumps(settings if settings is not None else current.settings),
+             title if title is not None else current.title), row=(self._chats, chat_id))
 
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
         row = await self.chat(chat_id)
-        settings = dict(row["settings"]) if row else {}
+        settings = row.settings if row else {}  # already a copy
         settings[key] = value
         await self.set_chat(chat_id, settings=settings)
 

@@ -58,7 +58,7 @@ class TurnPolicy:
         if chat_id > 0:
             return self.default_minutes
         row = await self.store.chat(chat_id)
-        value = (row or {}).get("settings", {}).get("turn_timeout") if row else None
+        value = row.settings.get("turn_timeout") if row else None
         return float(value) if value is not None else self.default_minutes
 
     async def decide(self, game: Game, now: float) -> Decision | None:

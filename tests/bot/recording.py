@@ -15,7 +15,7 @@ from typing import Any
 from bot import core as platform
 from bot.messenger import Result, Sent
 from bot.people import Person
-from bot.store_sqlite import SqliteStore
+from bot.store import make_store
 from bot.timers import Timers
 
 
@@ -111,7 +111,7 @@ class Core:
 
 async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
     """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
-    store = await SqliteStore(":memory:").open()
+    store = await make_store(":memory:").open()
     return Core(platform.build_core(store, RecordingMessenger(), Timers(None), bot_username="tablebot",
                                     turn_minutes=turn_minutes, lobby_minutes=lobby_minutes, computer_pause=0.0,
                                     render=no_picture))

@@ -150,7 +150,7 @@ async def test_the_menu_opens_a_lobby_and_changes_the_language(core):
     assert answer.text is None
     games = await core.store.all_games()
     assert [(g.kind, g.status, g.host_id) for g in games] == [("cones", Status.LOBBY, 1)]
-    assert (await core.store.chat(GROUP))["title"] == "Game night"
+    assert (await core.store.chat(GROUP)).title == "Game night"
     boris = await core.person(2, "Boris")
     answer = await core.door.press(boris, Where(GROUP, 7), "0:-:l.ru")
     assert answer.text == refusal("lang_rights")
@@ -190,3 +190,33 @@ async def test_a_job_of_a_game_that_has_gone_does_nothing(core):
     core.tables.schedule_table(match)
     await core.idle()
     assert len(core.messenger.calls) == calls
+
+
+async def test_a_process_that_becomes_active_reads_games_people_and_chats_again(tmp_path):
+    """Another process served meanwhile (a standby taking over): after ``forget_caches`` the
+    book, the people and the store's rows come from the database, not from memory."""
+    from bot import core as platform
+    from bot.store import make_store
+    from bot.timers import Timers
+    from tests.bot.recording import Core, RecordingMessenger, no_picture
+    path = str(tmp_path / "db.sqlite3")
+    mine = Core(platform.build_core(await make_store(path).open(), RecordingMessenger(), Timers(None),
+                                    bot_username="tablebot", computer_pause=0.0, render=no_picture))
+    other = await make_store(path).open()
+    try:
+        match, people = await running(mine, "lucky")
+        assert await mine.people.chat_lang(GROUP) == "en" and await mine.people.user_lang(1) == "en"
+        stored = await other.get_game(match.id)  # the other process plays a move and changes settings
+        stored.options = {**stored.options, "seven_for_three": True}
+        await other.save_game(stored)
+        await other.set_chat(GROUP, lang="ru")
+        await other.set_user_lang(1, "ru")
+        assert (await mine.book.load(match.id)) is match and await mine.people.chat_lang(GROUP) == "en"
+        await mine.forget_caches()
+        again = await mine.book.load(match.id)
+        assert again is not match and match.gone and again.game.version == stored.version
+        assert again.game.options["seven_for_three"] is True
+        assert await mine.people.chat_lang(GROUP) == "ru" and await mine.people.user_lang(1) == "ru"
+    finally:
+        await other.close()
+        await mine.close()

@@ -192,6 +192,19 @@ def test_status_creates_a_missing_directory_and_answers(tmp_path):
     assert path.parent.is_dir()
 
 
+def test_a_postgresql_url_is_one_line_without_its_password_for_run_and_status():
+    url = "postgresql://tablebot:s3cret-pw@db.example:5432/tablebot"
+    ran, _ = run_bot([], {"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_API_URL": NOBODY_LISTENS,
+                          "TABLEBOT_DB": url})
+    status, _ = run_bot(["status"], {"TABLEBOT_DB": url})
+    for result in (ran, status):
+        assert result.returncode == 2, result.stderr
+        line = result.stderr.strip()
+        assert line.startswith("tablebot: ") and "\n" not in line and "PostgreSQL" in line, result.stderr
+        assert "s3cret-pw" not in line
+    assert not (ROOT / "postgresql:").exists()  # not taken for a path (the bot runs in ROOT)
+
+
 # ---- Telegram down at start --------------------------------------------------------------------
 
 def test_telegram_down_at_start_is_one_line_per_attempt_then_the_bot_serves(tmp_path):

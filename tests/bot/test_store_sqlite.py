@@ -1,10 +1,15 @@
-"""The SQLite store's writes: many at once, each its own transaction, committed in order."""
+"""What only the SQLite store does: writes asked for at once go to the database's thread
+together, each its own transaction, committed in order; a file it cannot use is a StoreError.
+What every store does is in test_store_contract.py."""
 from __future__ import annotations
 
 import asyncio
 import copy
+import sqlite3
 
-from bot.store import PlaceTaken, Seat, StaleVersion
+import pytest
+
+from bot.store import PlaceTaken, Seat, StaleVersion, StoreError
 from bot.store_sqlite import SqliteStore
 
 
@@ -72,7 +77,7 @@ async def test_writes_of_one_row_land_in_the_order_asked(tmp_path):
     try:
         await store.touch_user(7, "Anna", None, "en")
         await asyncio.gather(*(store.set_user_lang(7, lang) for lang in ["ru", "en", "ru", "en", "ru"]))
-        assert (await store.user(7))["lang"] == "ru"
+        assert (await store.user(7)).lang == "ru"
     finally:
         await store.close()
 
@@ -103,3 +108,17 @@ async def test_a_series_is_created_with_its_id(tmp_path):
         assert (await store.series(second.id)).users == [3, 4]
     finally:
         await store.close()
+
+
+async def test_a_file_it_cannot_use_is_a_store_error_and_is_left_as_it_was(tmp_path):
+    with pytest.raises(StoreError, match="is a directory"):
+        await SqliteStore(str(tmp_path)).open()
+    path = tmp_path / "places.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        await SqliteStore(str(path)).open()
+    assert path.read_bytes() == before
