@@ -1,13 +1,15 @@
 """The cones game (Kabaleo) in the chat: goals by private message, moves on the group table.
 
-The player to move taps one of their chip colours, then a pile, then ✅ Play on the preview of
-what the chip will do there (◀️ Back at each step). Piles the chip may not go on stay on the
-keyboard as «🚫 7»: a tap answers why (its bare base has the chip's colour; the option «Not the
-same pile» and the last move). Navigation paths (without the leading "~"):
+The player to move taps one of their chip colours, then a pile: the chip is played (the toast
+says what it did). Only where two chips of that colour would leave the game does the pile show a
+preview first, to confirm with ✅ Play (◀️ Back at each step). Piles the chip may not go on stay
+on the keyboard as «🚫 7»: a tap answers why (its bare base has the chip's colour; the option
+«Not the same pile» and the last move). Navigation paths (without the leading "~"):
 
     ""          choose a chip colour
-    "c.b"       blue chosen: choose a pile
-    "c.b.7"     blue on pile 7: the preview, ✅ Play (the engine's action "b7") or ◀️ Back
+    "c.b"       blue chosen: choose a pile (a pile's button is the engine's action "b7", or
+                the preview's path below)
+    "c.b.7"     blue on a blue pile 7: the preview, ✅ Play (the engine's action "b7") or ◀️ Back
 
 The **My goal** button shows the presser's own goal as a pop-up; anyone else learns nothing.
 Goals appear nowhere else until the end.
@@ -64,7 +66,7 @@ class UI(GameUI):
                 legal = set(engine.legal_piles(ctx.state, current, col))
                 lines.append(t(lang, "{name} · chip {colour}: choose a pile.", name=ctx.mention(current),
                                colour=colour(col, lang)))
-                piles = [Button(str(p["number"]), f"~c.{letter}.{p['number']}") if p["number"] in legal
+                piles = [Button(str(p["number"]), self._pile_action(col, p)) if p["number"] in legal
                          else Button(f"🚫 {p['number']}", f"x.{letter}.{p['number']}")
                          for p in view["piles"]]
                 rows += keyboard.chunk(piles, 6)
@@ -97,6 +99,15 @@ class UI(GameUI):
         if pile is not None and pile not in engine.legal_piles(ctx.state, current, col):
             pile = None
         return col, pile
+
+    @staticmethod
+    def _pile_action(col: str, pile: dict) -> str:
+        """A pile's button: the move itself where what the chip does is plain (it covers the base
+        or turns the pile its colour); the preview and ✅ where two chips of a colour leave the
+        game, which is worth a second look."""
+        if pile["chips"] and pile["top"] == col:
+            return f"~c.{engine.LETTER[col]}.{pile['number']}"
+        return engine.encode_action(engine.Play(col, pile["number"]))
 
     @staticmethod
     def _preview(ctx: Ctx, view: dict, seat: int, col: str, number: int) -> str:

@@ -133,7 +133,9 @@ class UI(GameUI):
         playable = view["playable"]
         if not playable:  # the bot draws for the player; shown only for a moment, if at all
             lines[1] = t(lang, "You cannot lay any tile.")
-        buttons = [Button(f"{i + 1}: {tile_text(x, lang)}", f"~t{x}")
+        # A tile with one place goes straight to its ✅ (a list of one place would only repeat it).
+        buttons = [Button(f"{i + 1}: {tile_text(x, lang)}",
+                          f"~t{x}c1" if len(engine.legal_placements(ctx.state, view["current"], x)) == 1 else f"~t{x}")
                    for i, x in enumerate(view["hand"]) if x in playable]
         return self._hand_view(ctx, view, "\n".join(lines), keyboard.chunk(buttons, 1), playable)
 
@@ -169,7 +171,7 @@ class UI(GameUI):
                   "🔺 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", len(sets),
                   tile=tile_text(tile, lang), k=k, sets=sets_text(sets, lang))
         rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(engine.Lay(tile, a, b))),
-                 Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}")]]
+                 Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}" if len(places) > 1 else "~")]]
         public = ctx.public_view()
         return View(text, rows,
                     image=partial(picture_of, drawing.confirm, public, tile, a, b, lang=lang),

@@ -43,7 +43,7 @@ async def play_cones(fake, runner, players: int, seed: int):
     rng = random.Random(seed)
     goal_answers = []
     closed_answers: list[str] = []
-    presses = 0
+    presses = played_at_once = previewed = 0
     while game.status == "running":
         state = (await runner.state(game.id))
         seat = cones.current_player(state)
@@ -77,11 +77,19 @@ async def play_cones(fake, runner, players: int, seed: int):
         pile = rng.choice(piles)
         answer = await mover.press(GROUP, table.message_id, pile["callback_data"])
         assert not answer.get("show_alert"), answer
-        # The pile is only chosen: the preview asks to confirm; nothing is played yet.
+        if not pile["callback_data"].split(":")[-1].startswith("~"):
+            # What the chip does is plain (it covers the base, or turns the pile): played at once,
+            # and the toast says so.
+            assert answer["text"].startswith("✓ "), answer
+            assert cones.turn(await runner.state(game.id)) == cones.turn(state) + 1
+            played_at_once += 1
+            presses += 1
+            continue
+        # Two chips of the colour would leave the game: the preview asks to confirm first.
         assert cones.turn(await runner.state(game.id)) == cones.turn(state)
         table = fake.message(GROUP, game.table_msg)
         assert f"pile {pile['text']}" in table.caption or f"башню {pile['text']}" in table.caption, table.caption
-        if presses % 13 == 6:  # back from the preview to the piles of the same colour, then on
+        if presses % 3 == 0:  # back from the preview to the piles of the same colour, then on
             await mover.press(GROUP, table.message_id, button_data(table, text="◀"))
             table = fake.message(GROUP, game.table_msg)
             assert [b["text"] for b in buttons(table) if b["text"].isdigit()] == [b["text"] for b in piles]
@@ -90,8 +98,10 @@ async def play_cones(fake, runner, players: int, seed: int):
         answer = await mover.press(GROUP, table.message_id, button_data(table, text="✅"))
         assert not answer.get("show_alert"), answer
         assert cones.turn(await runner.state(game.id)) == cones.turn(state) + 1
+        previewed += 1
         presses += 1
     assert closed_answers, "some pile was closed at some point and told why"
+    assert played_at_once and previewed, (played_at_once, previewed)
     return game, people, goals, goal_answers
 
 
