@@ -16,6 +16,7 @@ from bot.background import Background
 from bot.book import GameBook
 from bot.changes import Changes
 from bot.door import Door
+from bot.floods import CommandGuard
 from bot.handlers import Handlers
 from bot.lobby import Lobby
 from bot.messenger import Messenger
@@ -76,6 +77,6 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     settings = Settings(book, people, turns, play, lobby, changes)
     door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
-                        messenger=messenger, bot_username=bot_username)
+                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
                 settings, door, handlers)

@@ -23,7 +23,7 @@ from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.play import Play
-from bot.refusals import Refused, word, word_html
+from bot.refusals import Refused, is_toast, word, word_html
 from bot.settings import Settings
 from bot.store import Status, from_base36
 from bot.tables import Tables
@@ -84,7 +84,7 @@ class Door:
                 return await self._rules(match, person)
             return await self._move(match, person, where, press, data)
         except Refused as refused:
-            return Answer(word(refused, lang), alert=True)
+            return Answer(word(refused, lang), alert=not is_toast(refused))
 
     async def _menu(self, person: Person, where: Where, action: str) -> Answer:
         """The game menu (``n.<game>``: open its lobby here) or /lang's buttons (``l.<lang>``)."""
@@ -181,7 +181,7 @@ class Door:
         info = registry.info(match.game.kind)
         summary = f"{game_button(info, person.lang)}: {t(person.lang, GAME_BLURBS[info.id][1])}"
         if await self.people.private_ok(person.id):
-            await self.messenger.send_text(person.id, match.ui.rules(person.lang))
+            self.messenger.post(person.id, match.ui.rules(person.lang))
             return Answer(summary + "\n" + t(person.lang, "The full rules are in your private chat with me."),
                           alert=True)
         return Answer(summary + "\n" + t(person.lang, "Open @{bot} and write /rules {game} for the full rules.",

@@ -11,10 +11,11 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import Application, CallbackContext, ExtBot
+from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot
 
 from bot import keyboard
 from bot.door import Door, Where
+from bot.floods import CommandGuard, Verdict
 from bot.games import rules_text
 from bot.games.base import isolate
 from bot.i18n import t
@@ -22,6 +23,7 @@ from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
+from bot.pacing import PERSON, TIDY
 from bot.people import People, Person
 from bot.play import Play
 from bot.settings import Settings
@@ -41,6 +43,7 @@ class TableContext(CallbackContext[ExtBot, dict, dict, dict]):
         super().__init__(application, chat_id=chat_id, user_id=user_id)
         self.person: Person | None = None  # None: no person sent it (a channel, an anonymous admin)
         self.lang: str = "en"  # the chat's language (in private: the person's)
+        self.reply_priority: int = PERSON  # a flooding member's replies wait behind the table
 
     @property
     def words(self) -> list[str]:
@@ -66,8 +69,9 @@ def _where(update: Update) -> Where:
 
 class Handlers:
     def __init__(self, *, door: Door, lobby: Lobby, settings: Settings, play: Play, tables: Tables,
-                 people: People, messenger: Messenger, bot_username: str):
+                 people: People, messenger: Messenger, guard: CommandGuard, bot_username: str):
         self.door = door
+        self.guard = guard
         self.lobby = lobby
         self.settings = settings
         self.play = play
@@ -89,11 +93,22 @@ class Handlers:
         context.person = await self.people.person(user)
         chat = update.effective_chat
         context.lang = await self.people.lang_in(chat, context.person) if chat else context.person.lang
+        if message is not None and chat is not None and (message.text or "").startswith("/"):
+            verdict = self.guard.check(chat.id, user.id, message.text)
+            if verdict is not Verdict.FIRST:  # more than one command in a short while
+                context.reply_priority = TIDY
+            if verdict is Verdict.SLOW_DOWN:
+                await self._reply(update, context, t(context.lang, "⏳ {name}, that is a lot of commands at once: I "
+                                                                   "will listen to you again in half a minute.",
+                                                     name=isolate(context.person.name)))
+            if verdict not in (Verdict.FIRST, Verdict.OK):
+                raise ApplicationHandlerStop  # the command is not taken (no other handler runs)
 
-    async def _reply(self, update: Update, text: str | None, markup=None) -> None:
+    async def _reply(self, update: Update, context: TableContext, text: str | None, markup=None) -> None:
         """Answer a command (in the background: the chat's next update does not wait for it)."""
         if text:
-            self.messenger.post(update.effective_chat.id, text, markup, thread_id=_thread(update))
+            self.messenger.post(update.effective_chat.id, text, markup, thread_id=_thread(update),
+                                priority=context.reply_priority)
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -107,18 +122,18 @@ class Handlers:
         """/start: the greeting, or a deep link back to a lobby (``j…``) or a game (``g…``)."""
         person = context.person
         if update.effective_chat.type != ChatType.PRIVATE:
-            await self._reply(update, help_text(context.lang, self.bot_username))
+            await self._reply(update, context, help_text(context.lang, self.bot_username))
             return
         words = context.words
         said = await self.lobby.start_link(person, words[0] if words else "")
         if said is None:
             return  # the person's private message of the game came down
         if said:
-            await self._reply(update, said)
+            await self._reply(update, context, said)
             return
         add_me = keyboard.markup(MENU, None, [[Button(
             t(person.lang, "➕ Add me to a group"), url=f"https://t.me/{self.bot_username}?startgroup=new")]])
-        await self._reply(update, t(person.lang, "Hello, {name}! I host board games in group chats.",
+        await self._reply(update, context, t(person.lang, "Hello, {name}! I host board games in group chats.",
                                     name=isolate(person.name)) + "\n\n" + private_help_text(person.lang), add_me)
 
     async def on_anonymous(self, update: Update, context: TableContext) -> None:
@@ -127,7 +142,7 @@ class Handlers:
         if "@" in command and command.split("@", 1)[1].lower() != self.bot_username.lower():
             return
         lang = await self.people.chat_lang(update.effective_chat.id)
-        await self._reply(update, t(
+        await self._reply(update, context, t(
             lang, "I cannot tell who you are when you write as the group or as a channel, so I cannot "
                   "seat you or take orders from you. Write as yourself (switch off «Remain anonymous» "
                   "in your admin rights), then try again."))
@@ -135,51 +150,51 @@ class Handlers:
     async def on_help(self, update: Update, context: TableContext) -> None:
         """/help: in a group, the commands for playing here; in private, what one can do there."""
         if update.effective_chat.type == ChatType.PRIVATE:
-            await self._reply(update, private_help_text(context.lang))
+            await self._reply(update, context, private_help_text(context.lang))
         else:
-            await self._reply(update, help_text(context.lang, self.bot_username))
+            await self._reply(update, context, help_text(context.lang, self.bot_username))
 
     async def on_rules(self, update: Update, context: TableContext) -> None:
         """/rules <game>: the rules in short."""
-        await self._reply(update, rules_text(context.words, context.lang))
+        await self._reply(update, context, rules_text(context.words, context.lang))
 
     async def on_cancel(self, update: Update, context: TableContext) -> None:
         """/cancel: the host or an admin stops the game here."""
-        await self._reply(update, await self.lobby.cancel_here(update.effective_chat.id, _thread(update),
+        await self._reply(update, context, await self.lobby.cancel_here(update.effective_chat.id, _thread(update),
                                                                context.person, context.lang))
 
     async def on_board(self, update: Update, context: TableContext) -> None:
         """/board: the table (or the lobby) again at the bottom of the chat."""
         if not await self.tables.board(update.effective_chat.id, _thread(update)):
-            await self._reply(update, t(context.lang, "No game is running here. Start one with /new."))
+            await self._reply(update, context, t(context.lang, "No game is running here. Start one with /new."))
 
     async def on_lang(self, update: Update, context: TableContext) -> None:
         """/lang [en|ru]: the chat's language (in private: the person's own)."""
-        await self._reply(update, *await self.settings.lang(update.effective_chat.id, context.person,
+        await self._reply(update, context, *await self.settings.lang(update.effective_chat.id, context.person,
                                                             context.words, context.lang))
 
     async def on_notify(self, update: Update, context: TableContext) -> None:
         """/notify [on|off]: whether I ping the person when it is their turn."""
-        await self._reply(update, await self.settings.notify(context.person, context.words, context.lang))
+        await self._reply(update, context, await self.settings.notify(context.person, context.words, context.lang))
 
     async def on_lobby_timeout(self, update: Update, context: TableContext) -> None:
         """/lobbytimeout [minutes]: idle lobbies close after this long."""
-        await self._reply(update, await self.settings.lobby_timeout(
+        await self._reply(update, context, await self.settings.lobby_timeout(
             update.effective_chat.id, _thread(update), context.person, context.words, context.lang))
 
     async def on_turn_timer(self, update: Update, context: TableContext) -> None:
         """/turntimer [minutes|off]: how long a move may take in this group."""
-        await self._reply(update, await self.settings.turn_timer(
+        await self._reply(update, context, await self.settings.turn_timer(
             update.effective_chat.id, _thread(update), context.person, context.words, context.lang))
 
     async def on_leave(self, update: Update, context: TableContext) -> None:
         """/leave: out of the lobby here, or, in a running game, a computer plays your seat."""
-        await self._reply(update, await self.door.leave(context.person, update.effective_chat.id, _thread(update),
+        await self._reply(update, context, await self.door.leave(context.person, update.effective_chat.id, _thread(update),
                                                         context.lang))
 
     async def on_away(self, update: Update, context: TableContext) -> None:
         """/away: a computer plays for whoever keeps everyone waiting (host or admin)."""
-        await self._reply(update, await self.door.away(context.person, update.effective_chat.id, _thread(update),
+        await self._reply(update, context, await self.door.away(context.person, update.effective_chat.id, _thread(update),
                                                        context.lang))
 
     async def on_my_chat_member(self, update: Update, context: TableContext) -> None:
@@ -212,14 +227,14 @@ class Handlers:
             return  # in groups a bare /command may belong to another bot
         if "@" in command and command.split("@", 1)[1].lower() != self.bot_username.lower():
             return
-        await self._reply(update, t(context.lang, "I don't know the command {cmd}. See /help.",
+        await self._reply(update, context, t(context.lang, "I don't know the command {cmd}. See /help.",
                                     cmd=isolate(command[:40])))
 
     async def on_private_text(self, update: Update, context: TableContext) -> None:
         """A typed move in the private chat (e.g. genial's ``3 F7 F8``)."""
         reply = await self.door.typed(context.person, (update.effective_message.text or "").strip())
         if reply:
-            await self.messenger.send_text(context.person.id, reply)
+            self.messenger.post(context.person.id, reply)
 
     async def on_migrate(self, update: Update, context: TableContext) -> None:
         message = update.effective_message
@@ -239,7 +254,7 @@ class Handlers:
         try:
             answer = await self.door.press(person, _where(update), query.data)
         finally:
-            await self.messenger.answer(query.id, answer.text, alert=answer.alert, url=answer.url)
+            self.messenger.answer_soon(query.id, answer.text, alert=answer.alert, url=answer.url)
 
     # ---- errors --------------------------------------------------------------------------
 
@@ -248,7 +263,7 @@ class Handlers:
         if isinstance(update, Update) and update.effective_chat and update.message:
             try:
                 lang = await self.people.chat_lang(update.effective_chat.id)
-                await self.messenger.send_text(update.effective_chat.id,
-                                               t(lang, "Something went wrong on my side; nothing was changed."))
+                self.messenger.post(update.effective_chat.id,
+                                    t(lang, "Something went wrong on my side; nothing was changed."))
             except Exception:  # the error handler itself must never raise
                 log.exception("could not report an error to the chat")

@@ -311,9 +311,9 @@ class Lobby:
         chat = await self.store.chat(game.chat_id)
         title = isolate(chat.title) if chat and chat.title else ""
         info = registry.info(game.kind)
-        sent = await self.messenger.send_text(
+        sent = await self.messenger.send_text(  # one try: the press waits for it
             person.id, t(person.lang, "You are joining {game} in {chat}. Your secrets will come here.",
-                         game=game_name(info, person.lang), chat=title or "—"))
+                         game=game_name(info, person.lang), chat=title or "—"), retries=1)
         ok = sent.message is not None
         await self.people.set_private_ok(person.id, ok)
         return ok
@@ -465,29 +465,37 @@ class Lobby:
                     await self.cancel_game(match, by=None, announce=False)
 
     async def rematch(self, match: Match, person: Person) -> Answer:
-        """A new lobby with the same options and host: the host, whoever asked and the computers
-        are seated; the other players of last time are asked to confirm with Join."""
+        """🔁 under the results: a new lobby with the same options, hosted by whoever tapped it
+        (they want the game), with the computers of last time; the other players of last time
+        are asked, in the lobby, to tap Join. The button goes once used; a second tap is told
+        where the lobby is, and nothing is posted."""
         game = match.game
         if game.is_open:
             raise Refused("not_over")
+        here = await self.book.open_at(game.chat_id, game.thread_id)
+        if here is not None:
+            self._strip_rematch(game)
+            raise Refused("rematch_open" if here.game.status == Status.LOBBY else "game_open")
         info = registry.info(game.kind)
         chat_lang = await self.people.chat_lang(game.chat_id)
-        host = next((s for s in game.seats if s.user_id == game.host_id), None)
-        if host is None or game.chat_id > 0:
-            host = next(s for s in game.seats if s.user_id == person.id) if game.seat_of(person.id) is not None \
-                else Seat(0, person.id, person.name)
-        seated = [host] + [s for s in game.seats if s.user_id == person.id and s is not host]
-        seated += [s for s in game.seats if s.is_computer]
+        mine = game.seat_of(person.id)
+        host = game.seats[mine] if mine is not None else Seat(0, person.id, person.name)
+        seated = [host] + [s for s in game.seats if s.is_computer]
         others = [s.name for s in game.seats if s not in seated and not s.is_computer]
-        new = await self.open(chat_id=game.chat_id, thread_id=game.thread_id,
-                              person=Person(host.user_id, host.name, person.lang), info=info,
+        new = await self.open(chat_id=game.chat_id, thread_id=game.thread_id, person=person, info=info,
                               options=dict(game.options), chat_lang=chat_lang, players=seated)
         if new is None:
             raise Refused("game_open")
+        self._strip_rematch(game)
         if others:
             self.tables.set_lobby_note(new.id, LobbyNote("again", {"names": tuple(others)}))
             self.tables.schedule_lobby(new)
-        return Answer(t(person.lang, "A new lobby is open: press Start when everyone is ready."))
+        return Answer(t(person.lang, "A new lobby is open below, and you host it: tap ▶️ Start when everyone "
+                                     "has joined."))
+
+    def _strip_rematch(self, game: Game) -> None:
+        """The results keep their text, not their 🔁 (it has been used)."""
+        self.tables.strip_soon(game.chat_id, game.results_msg)
 
     # ---- deep link -----------------------------------------------------------------------
 

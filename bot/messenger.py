@@ -10,8 +10,10 @@
 - Network errors, time-outs, 5xx: an edit, a delete or an answer is made again with backoff
   (doing it twice is harmless); a new message only when it surely never reached Telegram (the
   connection was refused), because sending it twice would post it twice. Otherwise UNSURE.
-Group writes (sends, edits, deletes to a chat with a negative id) are paced (bot/pacing.py);
-answers to button presses are never paced and never wait behind other chats' writes.
+Group writes (sends, edits, deletes to a chat with a negative id) are paced (bot/pacing.py),
+a person waiting (a reply, a ping) before the game's own edits. Answers to button presses are
+never paced, never wait behind other chats' writes, and are tried again only while Telegram
+would still take them (about 15 s after the press): a 429 on one answer holds no other.
 Replies to commands go out in the background (``post``), a few per group at most, so that a
 flood of commands can neither hold up the group's updates nor eat its write budget.
 """
@@ -31,12 +33,14 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.logs import network_failure
-from bot.pacing import GroupPacer, RateLimit
+from bot.pacing import GAME, PERSON, GroupPacer, RateLimit
 
 log = logging.getLogger(__name__)
 
-MAX_PENDING_REPLIES = 3  # per group; more command replies than this are dropped
-ANSWER_RETRIES = 3  # an answer later than ~15 s is refused by Telegram anyway
+MAX_PENDING_REPLIES = 8  # per group; more command replies than this are dropped (CommandGuard
+# already holds each member to a few, so this is the last line against many members at once)
+PATIENT_SECONDS = 30.0  # how long a patient send waits for Telegram's answer
+ANSWER_SECONDS = 10.0  # an answer is tried again only this long: Telegram refuses one after ~15 s
 
 
 class Result(enum.Enum):
@@ -47,6 +51,7 @@ class Result(enum.Enum):
     MIGRATED = "migrated"
     FAILED = "failed"
     UNSURE = "unsure"  # a new message may or may not have been posted
+    DROPPED = "dropped"  # no longer wanted by the time it could go out (not sent)
 
 
 @dataclass
@@ -103,16 +108,23 @@ class Messenger:
         self._tasks: set[asyncio.Task] = set()
 
     async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
-                    new_message: bool = False, urgent: bool = True, retries: int | None = None) -> Sent:
+                    new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
+                    retries: int | None = None, within: float | None = None) -> Sent:
         """Make one call with the errors handled; ``new_message``: it posts a message (not safe
-        to repeat after an unclear failure); ``urgent``: a game message rather than a reply."""
+        to repeat after an unclear failure); ``priority``: who waits for it (bot/pacing.py);
+        ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
+        is not tried again (an answer to a press)."""
         attempt = floods = 0
         retries = self.max_retries if retries is None else retries
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within if within is not None else None
         while True:
             if chat_id is not None:
-                if chat_id < 0:
-                    await self.pacer.wait(chat_id, urgent=urgent)
+                if chat_id < 0 and not await self.pacer.wait(chat_id, priority=priority, still=still):
+                    return Sent(Result.DROPPED)
                 await self.overall.wait()
+            if still is not None and not still():
+                return Sent(Result.DROPPED)
             try:
                 value = await make()
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
@@ -122,7 +134,13 @@ class Messenger:
                 if floods > retries:
                     log.warning("chat %s: still flood-controlled after %d tries; giving up", chat_id, floods)
                     return Sent(Result.FAILED)
-                log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
+                if deadline is not None and loop.time() + wait > deadline:
+                    log.warning("flood control on an answer (%.1f s): too late to answer, given up", wait)
+                    return Sent(Result.FAILED)
+                if chat_id is None:
+                    log.warning("flood control on an answer: this answer waits %.1f s", wait)
+                else:
+                    log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
                 if chat_id is not None and chat_id < 0:
                     self.pacer.hold(chat_id, wait + 0.1)
                 else:
@@ -145,10 +163,11 @@ class Messenger:
                     log.warning("chat %s: a new message may or may not have arrived (%s); not sending it twice",
                                 chat_id, exc)
                     return Sent(Result.UNSURE)
-                if attempt > retries:
+                pause = min(8.0, 0.25 * 2 ** attempt)
+                if attempt > retries or deadline is not None and loop.time() + pause > deadline:
                     log.warning("chat %s: giving up after %d network errors: %s", chat_id, attempt, exc)
                     return Sent(Result.FAILED)
-                await asyncio.sleep(min(8.0, 0.25 * 2 ** attempt))
+                await asyncio.sleep(pause)
             except TelegramError as exc:
                 log.error("telegram error in chat %s: %s", chat_id, exc)
                 return Sent(Result.FAILED)
@@ -186,12 +205,16 @@ class Messenger:
 
     async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
                         thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
-                        urgent: bool = True) -> Sent:
+                        priority: int = GAME, still: Callable[[], bool] | None = None,
+                        retries: int | None = None, patient: bool = False) -> Sent:
+        """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
+        an answer that comes late still tells its id, where a time-out would leave it unsure)."""
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None, disable_notification=not notify,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
-            link_preview_options=None), new_message=True, urgent=urgent)
+            link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
+            new_message=True, priority=priority, still=still, retries=retries)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
@@ -206,7 +229,7 @@ class Messenger:
         return sent
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
-             thread_id: int = 0, reply_to: int | None = None) -> None:
+             thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON) -> None:
         """Reply to a command in the background: the handler does not wait for the group's pace.
         A reply already waiting with the same text is not queued again; beyond a few waiting
         replies per group, new ones are dropped (someone is flooding the group with commands)."""
@@ -216,18 +239,19 @@ class Messenger:
         if len(queue) >= MAX_PENDING_REPLIES:
             log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(queue))
             return
-        queue.append((text, markup, thread_id, reply_to))
+        queue.append((text, markup, thread_id, reply_to, priority))
         if len(queue) == 1:
             self._spawn(self._send_replies(chat_id))
 
     async def _send_replies(self, chat_id: int) -> None:
         queue = self._replies[chat_id]
         while queue:
-            text, markup, thread_id, reply_to = queue[0]
+            item = min(queue, key=lambda reply: reply[4])  # a person waiting first, then in order
+            text, markup, thread_id, reply_to, priority = item
             try:
-                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, urgent=False)
+                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, priority=priority)
             finally:
-                queue.popleft()
+                queue.remove(item)
         self._replies.pop(chat_id, None)
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:
@@ -284,12 +308,13 @@ class Messenger:
             chat_id=chat_id, message_id=message_id, caption=caption, parse_mode=ParseMode.HTML,
             reply_markup=markup))
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> Sent:
+    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None, *,
+                          priority: int = GAME) -> Sent:
         return await self._call(chat_id, lambda: self.bot.edit_message_reply_markup(
-            chat_id=chat_id, message_id=message_id, reply_markup=markup))
+            chat_id=chat_id, message_id=message_id, reply_markup=markup), priority=priority)
 
-    async def delete(self, chat_id: int, message_id: int, *, urgent: bool = True) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), urgent=urgent)
+    async def delete(self, chat_id: int, message_id: int, *, priority: int = GAME) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), priority=priority)
 
     # ---- questions and settings --------------------------------------------------------------
 
@@ -329,4 +354,10 @@ class Messenger:
         if text is not None and len(text) > 200:
             text = text[:199] + "…"
         return await self._call(None, lambda: self.bot.answer_callback_query(
-            query_id, text=text, show_alert=alert or None, url=url), retries=ANSWER_RETRIES)
+            query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
+
+    def answer_soon(self, query_id: str, text: str | None = None, *, alert: bool = False,
+                    url: str | None = None) -> None:
+        """Answer a press in the background: a slow or flood-controlled answer holds up neither
+        the chat's next update nor any other answer."""
+        self._spawn(self.answer(query_id, text, alert=alert, url=url))

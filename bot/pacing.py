@@ -3,8 +3,15 @@
 Each group has a token bucket: a small burst for quick replies, then one write every
 ``window / (per_minute - burst)`` seconds, never more than ``per_minute`` in any window. So a
 busy game's edits are spread evenly (one every ~3.5 s at 20 a minute) instead of a burst and
-then a long stall. Writers that wait are served game messages first (``urgent``), command
-replies after them. After a 429 (``hold``), every write to that group waits it out.
+then a long stall. After a 429 (``hold``), every write to that group waits it out.
+
+Writers that wait are served by priority: first a person waiting (``PERSON``: a command's reply,
+a turn ping, the results), then the game's own messages (``GAME``: a table or lobby edit, which
+is coalesced and drawn when it goes out, so waiting costs it nothing), then clean-up (``TIDY``:
+deleting an old ping, taking buttons off). Game messages and clean-up also leave one token of the
+burst to people, so a reply in a busy group goes out at the next spacing, not after the edits.
+A waiter may say it is no longer wanted (``still``, e.g. a ping whose turn has passed): it is
+dropped without spending a token.
 """
 from __future__ import annotations
 
@@ -13,6 +20,9 @@ import heapq
 import itertools
 import time
 from dataclasses import dataclass, field
+from typing import Callable
+
+PERSON, GAME, TIDY = 0, 1, 2  # who waits for a write (see the module's docstring)
 
 
 @dataclass
@@ -21,8 +31,9 @@ class _Lane:
     refilled: float
     last: float = float("-inf")
     hold_until: float = 0.0
-    waiters: list = field(default_factory=list)  # heap of (priority, order, future)
+    waiters: list = field(default_factory=list)  # heap of (priority, order, future, still)
     granter: asyncio.Task | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # a new waiter may go first
 
 
 class GroupPacer:
@@ -42,34 +53,47 @@ class GroupPacer:
             lane = self._lanes[chat_id] = _Lane(tokens=float(self.burst), refilled=time.monotonic())
         return lane
 
-    def _delay(self, lane: _Lane, now: float) -> float:
-        """Seconds until this lane may write again."""
+    def _delay(self, lane: _Lane, now: float, priority: int) -> float:
+        """Seconds until this lane may write again for a writer of ``priority``."""
         lane.tokens = min(float(self.burst), lane.tokens + (now - lane.refilled) * self.rate)
         lane.refilled = now
-        wait_token = 0.0 if lane.tokens >= 1 else (1 - lane.tokens) / self.rate
+        need = 1.0 if priority == PERSON else min(2.0, float(self.burst))  # one token kept for people
+        wait_token = 0.0 if lane.tokens >= need else (need - lane.tokens) / self.rate
         return max(wait_token, lane.last + self.fast_spacing - now, lane.hold_until - now, 0.0)
 
-    async def wait(self, chat_id: int, *, urgent: bool = True) -> None:
-        """Return when a write to this group may go out (game messages before replies)."""
+    async def wait(self, chat_id: int, *, priority: int = GAME, still: Callable[[], bool] | None = None) -> bool:
+        """Return when a write to this group may go out: True, or False when ``still()`` said
+        meanwhile that it is no longer wanted (no token spent)."""
         lane = self._lane(chat_id)
         future = asyncio.get_running_loop().create_future()
-        heapq.heappush(lane.waiters, (0 if urgent else 1, next(self._order), future))
+        heapq.heappush(lane.waiters, (priority, next(self._order), future, still))
+        lane.wake.set()
         if lane.granter is None or lane.granter.done():
             lane.granter = asyncio.get_running_loop().create_task(self._grant(chat_id, lane))
-        await future
+        return await future
 
     async def _grant(self, chat_id: int, lane: _Lane) -> None:
         while lane.waiters:
-            delay = self._delay(lane, time.monotonic())
-            if delay > 0:
-                await asyncio.sleep(delay)
-                continue
-            _, _, future = heapq.heappop(lane.waiters)
+            priority, _, future, still = lane.waiters[0]
             if future.done():  # its writer gave up (cancelled)
+                heapq.heappop(lane.waiters)
                 continue
+            if still is not None and not still():
+                heapq.heappop(lane.waiters)
+                future.set_result(False)
+                continue
+            delay = self._delay(lane, time.monotonic(), priority)
+            if delay > 0:
+                lane.wake.clear()
+                try:  # until then, or until a new waiter (who may go first) arrives
+                    await asyncio.wait_for(lane.wake.wait(), delay)
+                except TimeoutError:
+                    pass
+                continue
+            heapq.heappop(lane.waiters)
             lane.tokens -= 1
             lane.last = time.monotonic()
-            future.set_result(None)
+            future.set_result(True)
         if not lane.waiters and lane.tokens >= self.burst and lane.hold_until <= time.monotonic():
             self._lanes.pop(chat_id, None)  # an idle group costs nothing
 
@@ -79,7 +103,7 @@ class GroupPacer:
         granters = [lane.granter for lane in self._lanes.values()
                     if lane.granter is not None and not lane.granter.done()]
         for lane in self._lanes.values():
-            for _, _, future in lane.waiters:
+            for _, _, future, _ in lane.waiters:
                 future.cancel()
         for task in granters:
             task.cancel()

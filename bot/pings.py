@@ -16,13 +16,14 @@ import time
 
 from engines import registry
 from bot import keyboard
-from bot.background import Background, table_key
+from bot.background import Background
 from bot.book import Match
 from bot.changes import Change, Closed, Due, Finished, Looked, Moved
 from bot.games.base import isolate
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
+from bot.pacing import PERSON, TIDY
 from bot.people import People
 from bot.store import GameStore, Seat, Status
 from bot.texts import game_name
@@ -65,32 +66,43 @@ class Pings:
         return last is not None and time.monotonic() - last < self.quiet_seconds
 
     def _turn_passed(self, match: Match, seat: int) -> None:
-        """The turn passed to ``seat``: ping its person in the background (after the table)."""
+        """The turn passed to ``seat``: ping its person in the background, unless the turn has
+        passed again by the time the ping could go out."""
         entry = match.game.seats[seat]
         if entry.is_computer or entry.autoplayed or match.ui.moves_in_private:
             return
         if self._looking(match.id, entry.user_id):
             return
+        turn = match.turn
 
-        async def job() -> None:
-            await self.background.settled(table_key(match.id))  # link to the table as it is now
-            await self._ping(match, seat)
-        self.background.schedule(("ping", match.id), job)
+        def still() -> bool:
+            return not match.gone and match.current == seat and match.turn == turn
+        self.background.schedule(("ping", match.id), lambda: self._ping(match, seat, still))
 
-    async def _ping(self, match: Match, seat: int) -> None:
+    async def _ping(self, match: Match, seat: int, still) -> None:
+        """In private where the person opened the chat with the bot (no group's budget is spent
+        or waited for); else a mention in the group, a job of its own, so that a private ping
+        never waits behind the group's pace."""
         game = match.game
         user_id = game.seats[seat].user_id
         row = await self.store.user(user_id)
-        if row is not None and not row.notify:
+        if row is not None and not row.notify or not still():
             return
-        await self._clear_group_ping(game.id, game.chat_id)
         if row is not None and row.private_ok and await self._ping_in_private(match, user_id, row.ping_msg):
+            self._clear_group_ping(game.id, game.chat_id)
             return
+        self.background.schedule(("mention", game.id), lambda: self._mention(match, seat, still))
+
+    async def _mention(self, match: Match, seat: int, still) -> None:
+        """The ping as a mention in the group: before the table's edits (a person is waiting),
+        and not at all once the turn has passed; the previous mention goes after it."""
+        game = match.game
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "🔔 {name}, your turn.", name=match.ctx(lang).mention(seat))
-        # After the table's own edits: a group's writes are few (about 20 a minute).
-        sent = await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, urgent=False)
+        sent = await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON,
+                                              still=still)
         if sent.message is not None:
+            self._clear_group_ping(game.id, game.chat_id)
             self._in_group[game.id] = sent.message.message_id
 
     async def _ping_in_private(self, match: Match, user_id: int, previous: int | None) -> bool:
@@ -131,12 +143,16 @@ class Pings:
         away = keyboard.markup(game.short_id, None, [[Button(
             t(lang, "🤖 Let a computer play for {name}", name=game.seats[seat].name), f"!away.{seat}",
             turn_free=True)]])
-        await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id)
+        turn = match.turn
+        await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id, priority=PERSON,
+                                       still=lambda: not match.gone and match.turn == turn)
 
-    async def _clear_group_ping(self, game_id: int, chat_id: int) -> None:
+    def _clear_group_ping(self, game_id: int, chat_id: int) -> None:
+        """The last mention in the group goes (clean-up: after everything else the group waits for)."""
         previous = self._in_group.pop(game_id, None)
         if previous is not None:
-            await self.messenger.delete(chat_id, previous, urgent=False)
+            self.background.schedule(("unmention", game_id, previous),
+                                     lambda: self.messenger.delete(chat_id, previous, priority=TIDY))
 
     def _game_over(self, match: Match) -> None:
         """The game ended or closed: no more pings; its last group ping goes. Each person gets
@@ -146,8 +162,9 @@ class Pings:
         for seat in game.seats:
             self._pressed.pop((game.id, seat.user_id), None)
 
+        self._clear_group_ping(game.id, game.chat_id)
+
         async def job() -> None:
-            await self._clear_group_ping(game.id, game.chat_id)
             if game.status == Status.FINISHED and game.chat_id < 0:
                 await self.background.settled(("results", game.id))  # to link to them
                 for seat in game.seats:

@@ -43,6 +43,7 @@ _WORDS: dict[str, Callable[..., str]] = {
     "concurrent": lambda lang: t(lang, "Someone moved at the same time. Please try again."),
     # lobby
     "game_open": lambda lang: t(lang, "A game is already open here."),
+    "rematch_open": lambda lang: t(lang, "The new lobby is open already: tap ✋ Join there."),
     "full": lambda lang, n: t(lang, "The game is full ({n} players).", n=n),
     "options_host_only": lambda lang: t(lang, "Only the host can change the options."),
     "start_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can start.", name=name),
@@ -63,6 +64,14 @@ _WORDS: dict[str, Callable[..., str]] = {
     "alone": lambda lang: t(lang, "You are alone at this table. Add a 🤖 computer player or wait for friends; "
                                   "to play solo, tap ▶️ Start again."),
 }
+
+
+# Refusals that need no reading: a toast that goes by itself, not a pop-up one must dismiss.
+TOASTS = frozenset({"not_your_turn", "not_playing", "rematch_open"})
+
+
+def is_toast(refused: Refused) -> bool:
+    return refused.code in TOASTS
 
 
 def word(refused: Refused, lang: str) -> str:

@@ -162,6 +162,12 @@ class Series:
     counted: list[int] = field(default_factory=list)  # games already added, so none counts twice
 
 
+# A message id that stands for "sent, or perhaps sent, but its id never learnt" (Telegram's ids
+# start at 1): the results of a game are posted once, so after a stop in the middle of posting
+# them they are not posted again.
+UNKNOWN_MESSAGE = 0
+
+
 def to_base36(n: int) -> str:
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""

@@ -482,7 +482,10 @@ class SqliteStore:
         """Re-key every game and the chat row of a group that became a supergroup."""
         def migrate(conn: sqlite3.Connection) -> list[int]:
             ids = [r[0] for r in conn.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))]
-            conn.execute("UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, results_msg=NULL "
+            # Posted results stay posted (their id is unknown in the new chat, not lost: a restart
+            # must not post them again).
+            conn.execute("UPDATE games SET chat_id=?, lobby_msg=NULL, table_msg=NULL, "
+                         "results_msg=CASE WHEN results_msg IS NULL THEN NULL ELSE 0 END "
                          "WHERE chat_id=?", (new_chat_id, old_chat_id))
             conn.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
             conn.execute("INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "

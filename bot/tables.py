@@ -24,9 +24,10 @@ from bot.i18n import t
 from bot.keyboard import Button
 from bot.lobby_view import LobbyNote, lobby_message
 from bot.messenger import Messenger, Result
+from bot.pacing import PERSON, TIDY
 from bot.people import People
 from bot.rendering import render_picture
-from bot.store import GameStore, Status
+from bot.store import UNKNOWN_MESSAGE, GameStore, Status
 from bot.texts import game_name
 from bot.turns import TurnPolicy
 
@@ -108,7 +109,7 @@ class Tables:
                      game=name, names=", ".join(isolate(s.name) for s in game.seats))
         else:
             text = t(lang, "{game} was cancelled by {name}.", game=name, name=isolate(change.by or "?"))
-        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id)
+        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON)
         await self._strip(game.chat_id, game.table_msg)
         for s in game.seats:
             await self._strip(s.user_id, s.dm_msg)
@@ -213,10 +214,15 @@ class Tables:
         self._shown.pop((chat_id, message_id), None)
         self._shown_turn.pop((chat_id, message_id), None)
 
+    def strip_soon(self, chat_id: int, message_id: int | None) -> None:
+        """Take the buttons off an old message in a job of its own (clean-up waits for the rest)."""
+        if message_id:  # (not UNKNOWN_MESSAGE)
+            self.background.schedule(("strip", chat_id, message_id), lambda: self._strip(chat_id, message_id))
+
     async def _strip(self, chat_id: int, message_id: int | None) -> None:
         """Take the buttons off a message that no longer leads anywhere."""
         if message_id is not None:
-            await self.messenger.edit_markup(chat_id, message_id, None)
+            await self.messenger.edit_markup(chat_id, message_id, None, priority=TIDY)
             self._forget(chat_id, message_id)
 
     # ---- the lobby -----------------------------------------------------------------------
@@ -296,26 +302,38 @@ class Tables:
 
     async def board(self, chat_id: int, thread_id: int) -> bool:
         """``/board``: the lobby or the table again at the bottom of the chat, the old one without
-        its buttons. False when no game is open here."""
+        its buttons, in the background (however often it is asked, one re-post at most waits).
+        False when no game is open here."""
         match = await self.book.open_at(chat_id, thread_id)
         if match is None:
             return False
+        if match.game.status == Status.LOBBY:
+            self.background.schedule(("lobby", match.id), lambda: self._repost_lobby(match))
+        else:
+            self.background.schedule(table_key(match.id), lambda: self._repost_table(match))
+        return True
+
+    async def _repost_lobby(self, match: Match) -> None:
         game = match.game
-        if game.status == Status.LOBBY:
-            old, game.lobby_msg = game.lobby_msg, None
-            self.schedule_lobby(match)
-            if old is not None:
-                self.background.schedule(("lobby-old", game.id), lambda: self._strip(game.chat_id, old))
-            return True
+        if match.gone or game.status != Status.LOBBY:
+            return
+        old, game.lobby_msg = game.lobby_msg, None
+        self.schedule_lobby(match)
+        self.strip_soon(game.chat_id, old)
+
+    async def _repost_table(self, match: Match) -> None:
+        game = match.game
+        if match.gone or match.state is None:
+            return
         lang = await self.people.chat_lang(game.chat_id)
-        old = game.table_msg
+        old, turn = game.table_msg, match.turn
         view, markup = self.table_view(match, lang)
         new_id = await self._show(game.chat_id, None, view, markup, thread_id=game.thread_id)
         if new_id is not None:
-            game.table_msg = new_id
+            self._shown_turn[(game.chat_id, new_id)] = turn
+            game.table_msg, game.table_version = new_id, game.version
             await self.store.save_messages(game)
-            await self._strip(game.chat_id, old)
-        return True
+            self.strip_soon(game.chat_id, old)
 
     # ---- private messages ----------------------------------------------------------------
 
@@ -421,6 +439,10 @@ class Tables:
             await self._settled(match)
             game = match.game
             if game.results_msg is None:
+                # Exactly once, across any stop: the intent is stored before the send, so a
+                # restart never posts them again; a send that surely failed is tried again.
+                game.results_msg = UNKNOWN_MESSAGE
+                await self.store.save_messages(game)
                 lang = await self.people.chat_lang(game.chat_id)
                 text = match.ui.results(match.ctx(lang))
                 rows: list[list[Button]] = [[Button(t(lang, "🔁 Rematch"), "!rematch", turn_free=True)]]
@@ -429,10 +451,15 @@ class Tables:
                     if change.news.next_seats is not None:
                         rows = []
                 markup = keyboard.markup(game.short_id, None, rows)
-                sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id)
-                if sent.message is not None:
-                    game.results_msg = sent.message.message_id
+                sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id,
+                                                      priority=PERSON, patient=True)
+                if sent.message is not None or sent.result == Result.FAILED:
+                    game.results_msg = sent.message.message_id if sent.message is not None else None
                     await self.store.save_messages(game)
+                if sent.result == Result.FAILED:
+                    raise TryLater()  # surely not posted (Telegram did not take it): again later
+                # UNSURE (the connection broke after the request went out): it may be there, so
+                # it is not posted a second time.
             if change.then is not None:
                 change.then()
         self.background.schedule(("results", match.id), job)

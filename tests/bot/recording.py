@@ -63,11 +63,17 @@ class RecordingMessenger:
     async def edit_caption(self, chat_id, message_id, caption, markup=None):
         return self._sent("editMessageCaption", chat_id, caption, markup)
 
-    async def edit_markup(self, chat_id, message_id, markup):
+    async def edit_markup(self, chat_id, message_id, markup, **_):
         return self._sent("editMessageReplyMarkup", chat_id, None, markup)
 
     async def delete(self, chat_id, message_id, **_):
         return self._sent("deleteMessage", chat_id)
+
+    def post(self, chat_id, text, markup=None, **_):
+        self._sent("sendMessage", chat_id, text, markup)
+
+    def answer_soon(self, query_id, text=None, *, alert=False, url=None):
+        self.calls.append(Call("answerCallbackQuery", None, text))
 
     async def answer(self, query_id, text=None, *, alert=False, url=None):
         self.calls.append(Call("answerCallbackQuery", None, text))

@@ -97,7 +97,7 @@ async def test_a_move_is_committed_and_stale_or_foreign_moves_are_refused(core):
     turn = match.turn
     draw = data(match, lucky.encode_action(lucky.Draw()))
     answer = await core.door.press(other, on_table(match), draw)
-    assert answer.alert and answer.text == word(Refused("not_your_turn", name=game.seats[seat].name), "en")
+    assert not answer.alert and answer.text == word(Refused("not_your_turn", name=game.seats[seat].name), "en")
     answer = await core.door.press(mover, on_table(match), draw)
     assert not answer.alert and answer.text.startswith("✓ ")
     stored = await core.store.get_game(game.id)

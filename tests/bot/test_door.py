@@ -73,7 +73,7 @@ async def test_strangers_other_chats_and_garbage_change_nothing(core):
     stranger = await core.person(99, "Stranger")
     version = match.game.version
     answer = await core.door.press(stranger, table(match), move(match, DRAW))
-    assert answer.alert and answer.text == refusal("not_playing")
+    assert not answer.alert and answer.text == refusal("not_playing")  # a toast: nothing to read twice
     answer = await core.door.press(people[0], Where(-100999, 1), move(match, DRAW))
     assert answer.text == refusal("other_chat")
     for data in ("", "garbage", "zz:1:dr aw", "0:-:x", None, "1:-:" + "!" * 60):

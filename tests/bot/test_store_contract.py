@@ -14,7 +14,9 @@ from typing import Callable
 import pytest
 
 from bot import store_sqlite
-from bot.store import Chat, GameStore, PlaceTaken, Seat, Series, StaleVersion, Status, User, make_store
+from bot.store import (
+    UNKNOWN_MESSAGE, Chat, GameStore, PlaceTaken, Seat, Series, StaleVersion, Status, User, make_store,
+)
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,8 @@ async def test_migrate_chat_moves_games_series_and_the_chat_and_clears_message_i
     series = await store.create_series(GROUP, "lucky", 3, [1, 2])
     old = await lobby(store, series_id=series.id)
     await finish(store, old)
+    old.results_msg = 9
+    await store.save_messages(old)
     game = await lobby(store, thread_id=0, host=2, series_id=series.id)
     game.lobby_msg, game.table_msg, game.seats[0].dm_msg = 3, 4, 5
     await store.save_messages(game)
@@ -263,6 +267,9 @@ async def test_migrate_chat_moves_games_series_and_the_chat_and_clears_message_i
     assert (moved.lobby_msg, moved.table_msg, moved.results_msg) == (None, None, None)
     assert moved.seats[0].dm_msg == 5  # a private message is not in the group
     assert (await store.get_game(old.id)).chat_id == new_id
+    # Its results were posted: still posted (the id is unknown there), never posted again.
+    assert (await store.get_game(old.id)).results_msg == UNKNOWN_MESSAGE
+    assert old.id not in [g.id for g in await store.finished_without_results()]
     assert await store.open_game_at(GROUP) is None
     assert (await store.get_game(untouched.id)).chat_id == OTHER_GROUP
     assert (await store.series(series.id)).chat_id == new_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.pacing import GroupPacer
+from bot.pacing import GAME, PERSON, TIDY, GroupPacer
 from engines import cones, lucky
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
@@ -181,7 +181,7 @@ async def test_a_second_tap_is_already_done_and_a_toast_says_what_happened(fake,
     assert len(await runner.store.actions(game.id)) == 1
 
 
-def test_the_pacer_spreads_a_busy_group_evenly_and_serves_game_messages_first():
+def test_the_pacer_spreads_a_busy_group_evenly_and_serves_people_first():
     async def scenario():
         pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.2)  # burst 2, then one per 0.12 s
         stamps = []
@@ -199,12 +199,38 @@ def test_the_pacer_spreads_a_busy_group_evenly_and_serves_game_messages_first():
         assert time.monotonic() - t0 < 0.05
         order = []
 
-        async def writer(name, urgent):
-            await pacer.wait(-1, urgent=urgent)
+        async def writer(name, priority):
+            await pacer.wait(-1, priority=priority)
             order.append(name)
-        await asyncio.gather(writer("reply", False), writer("table", True))
+        # A person waiting (a reply, a ping) goes before the table's edit and the clean-up,
+        # whoever asked first.
+        await asyncio.gather(writer("tidy", TIDY), writer("table", GAME), writer("reply", PERSON))
         assert time.monotonic() - t0 >= 0.3
-        assert order == ["table", "reply"]
+        assert order == ["reply", "table", "tidy"]
+    asyncio.run(scenario())
+
+
+def test_game_writes_leave_a_token_to_people_and_an_unwanted_write_spends_none():
+    async def scenario():
+        # Burst 2, then one token per 0.6 s: "at once" is well under that, "waited" well over.
+        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=6.0)
+        await pacer.wait(-1, priority=GAME)  # one of the two tokens
+        t0 = time.monotonic()
+        await pacer.wait(-1, priority=GAME)  # the last token is kept for a person: the table waits
+        assert time.monotonic() - t0 >= 0.45
+        await pacer.wait(-1, priority=GAME)
+        t1 = time.monotonic()
+        await pacer.wait(-1, priority=PERSON)  # a reply takes the kept token at once
+        assert time.monotonic() - t1 < 0.3
+        # A ping whose turn has passed while it waited is dropped, and costs no token.
+        wanted = [True]
+        late = asyncio.ensure_future(pacer.wait(-1, priority=PERSON, still=lambda: wanted[0]))
+        await asyncio.sleep(0.05)
+        wanted[0] = False
+        assert await late is False
+        t2 = time.monotonic()
+        await pacer.wait(-1, priority=PERSON)
+        assert time.monotonic() - t2 < 0.3  # the dropped one took nothing from the bucket
     asyncio.run(scenario())
 
 
