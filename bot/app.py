@@ -114,7 +114,7 @@ class Tablebot:
         # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
         self.store: GameStore = make_store(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
-                                   fast_spacing=config.group_fast_spacing,
+                                   fast_spacing=config.group_fast_spacing, window=config.group_window_seconds,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)
         self.core: Core | None = None  # built in post_init, when the bot knows its username

@@ -24,6 +24,8 @@ class Config:
     group_writes_per_minute: int = 20
     # The first burst of writes goes out at this spacing (seconds); later ones are spread.
     group_fast_spacing: float = 1.0
+    # The window of that budget (Telegram's minute; the tests shrink time with it, not the counts).
+    group_window_seconds: float = 60.0
     lobby_timeout_minutes: int = 30
     # A player who does not move within this many minutes gets a reminder at half time, then the
     # bot plays for them. 0 turns the timer off. Each group may change it with /turntimer.

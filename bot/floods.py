@@ -5,7 +5,8 @@ other command in the chat between them, is taken once in ``same_seconds``: its a
 already, or on its way. Beyond ``burst`` commands in ``window`` seconds, the person gets one
 short word, then silence until the window has passed.
 The person's first command in a while is answered before the table's edits (someone is
-waiting); the replies to their next ones wait behind the table. A flood in private costs only
+waiting); the replies to their next ones take turns with the table's edits (so a member who
+writes many commands cannot starve the table, nor be starved by it). A flood in private costs only
 the flooder, so private chats are not limited.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Callable
 
 class Verdict(enum.Enum):
     FIRST = "first"  # taken: the person's first command in a while (its reply goes before the table)
-    OK = "ok"  # taken, after others of theirs (its reply waits behind the table's edits)
+    OK = "ok"  # taken, after others of theirs (its reply takes turns with the table's edits)
     REPEAT = "repeat"  # the same command again, too soon: ignored
     SLOW_DOWN = "slow_down"  # over the limit: say so, once
     QUIET = "quiet"  # over the limit and told already: ignored

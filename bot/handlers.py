@@ -23,7 +23,7 @@ from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
-from bot.pacing import PERSON, TIDY
+from bot.pacing import GAME, PERSON
 from bot.people import People, Person
 from bot.play import Play
 from bot.settings import Settings
@@ -43,7 +43,7 @@ class TableContext(CallbackContext[ExtBot, dict, dict, dict]):
         super().__init__(application, chat_id=chat_id, user_id=user_id)
         self.person: Person | None = None  # None: no person sent it (a channel, an anonymous admin)
         self.lang: str = "en"  # the chat's language (in private: the person's)
-        self.reply_priority: int = PERSON  # a flooding member's replies wait behind the table
+        self.reply_priority: int = PERSON  # a member's next commands in a while take turns with the table
 
     @property
     def words(self) -> list[str]:
@@ -95,8 +95,8 @@ class Handlers:
         context.lang = await self.people.lang_in(chat, context.person) if chat else context.person.lang
         if message is not None and chat is not None and (message.text or "").startswith("/"):
             verdict = self.guard.check(chat.id, user.id, message.text)
-            if verdict is not Verdict.FIRST:  # more than one command in a short while
-                context.reply_priority = TIDY
+            if verdict is not Verdict.FIRST:  # more than one command in a short while: in turn
+                context.reply_priority = GAME  # with the table's edits, not before them
             if verdict is Verdict.SLOW_DOWN:
                 await self._reply(update, context, t(context.lang, "⏳ {name}, that is a lot of commands at once: I "
                                                                    "will listen to you again in half a minute.",

@@ -20,7 +20,6 @@ flood of commands can neither hold up the group's updates nor eat its write budg
 from __future__ import annotations
 
 import asyncio
-import collections
 import enum
 import hashlib
 import logging
@@ -92,19 +91,19 @@ class _Upload:
 
 
 class Messenger:
-    def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0,
+    def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0, window: float = 60.0,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
                  max_retries: int = 5, overall_per_second: float = 30.0):
         self.bot = bot
-        self.pacer = GroupPacer(writes_per_minute, fast_spacing)
+        self.pacer = GroupPacer(writes_per_minute, fast_spacing, window)
         self.overall = RateLimit(overall_per_second)
         self.on_migrate = on_migrate
         self.on_forbidden = on_forbidden
         self.max_retries = max_retries
         # file_id of images already uploaded, by content hash: identical pictures are not re-sent.
         self._file_ids: dict[str, str] = {}
-        self._replies: dict[int, collections.deque] = {}
+        self._replies: dict[int, dict[str, asyncio.Task]] = {}  # chat -> the replies waiting, by text
         self._tasks: set[asyncio.Task] = set()
 
     async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
@@ -232,32 +231,35 @@ class Messenger:
              thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON) -> None:
         """Reply to a command in the background: the handler does not wait for the group's pace.
         A reply already waiting with the same text is not queued again; beyond a few waiting
-        replies per group, new ones are dropped (someone is flooding the group with commands)."""
-        queue = self._replies.setdefault(chat_id, collections.deque())
-        if any(item[0] == text for item in queue):
+        replies per group, new ones are dropped (someone is flooding the group with commands).
+        In a group each reply waits for the budget by its own priority (one held back does not
+        hold up the next person's); in private, where nothing is paced, they go out in order."""
+        waiting = self._replies.setdefault(chat_id, {})
+        if text in waiting:
             return
-        if len(queue) >= MAX_PENDING_REPLIES:
-            log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(queue))
+        if len(waiting) >= MAX_PENDING_REPLIES:
+            log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(waiting))
             return
-        queue.append((text, markup, thread_id, reply_to, priority))
-        if len(queue) == 1:
-            self._spawn(self._send_replies(chat_id))
+        before = list(waiting.values())[-1] if chat_id > 0 and waiting else None
+        waiting[text] = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, priority, before))
 
-    async def _send_replies(self, chat_id: int) -> None:
-        queue = self._replies[chat_id]
-        while queue:
-            item = min(queue, key=lambda reply: reply[4])  # a person waiting first, then in order
-            text, markup, thread_id, reply_to, priority = item
-            try:
-                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, priority=priority)
-            finally:
-                queue.remove(item)
-        self._replies.pop(chat_id, None)
+    async def _send_reply(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, thread_id: int,
+                          reply_to: int | None, priority: int, before: asyncio.Task | None) -> None:
+        try:
+            if before is not None:
+                await asyncio.wait([before])
+            await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, priority=priority)
+        finally:
+            waiting = self._replies.get(chat_id, {})
+            waiting.pop(text, None)
+            if not waiting:
+                self._replies.pop(chat_id, None)
 
-    def _spawn(self, coroutine: Awaitable[None]) -> None:
+    def _spawn(self, coroutine: Awaitable[None]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait for replies still going out (at shut-down)."""
