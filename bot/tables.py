@@ -58,6 +58,7 @@ class Tables:
         self._shown: dict[tuple[int, int], tuple[str, str, str | None]] = {}
         self._shown_turn: dict[tuple[int, int], int] = {}  # the turn a table or private message shows
         self._unreachable: set[tuple[int, int]] = set()
+        self._repost: set[int] = set()  # games whose lobby or table /board asked to bring down
 
     # ---- what happened to a game ---------------------------------------------------------
 
@@ -245,7 +246,10 @@ class Tables:
             lang = await self.people.chat_lang(game.chat_id)
             minutes = await self.turns.minutes(game.chat_id)
             view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username, minutes)
-            new_id = await self._show(game.chat_id, game.lobby_msg, view, markup, thread_id=game.thread_id)
+            old = game.lobby_msg
+            new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id,
+                                      force_new=match.id in self._repost)
+            self._reposted(match, game.chat_id, old, new_id)
             if new_id is not None and new_id != game.lobby_msg:
                 game.lobby_msg = new_id
                 await self.store.save_messages(game)
@@ -290,9 +294,11 @@ class Tables:
         if match.gone or match.state is None:
             return
         lang = await self.people.chat_lang(game.chat_id)
-        turn, version = match.turn, game.version
+        turn, version, old = match.turn, game.version, game.table_msg
         view, markup = self.table_view(match, lang)
-        new_id = await self._show(game.chat_id, game.table_msg, view, markup, thread_id=game.thread_id)
+        new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id,
+                                  force_new=match.id in self._repost)
+        self._reposted(match, game.chat_id, old, new_id)
         if new_id is None:
             return
         self._shown_turn[(game.chat_id, new_id)] = turn
@@ -302,38 +308,26 @@ class Tables:
 
     async def board(self, chat_id: int, thread_id: int) -> bool:
         """``/board``: the lobby or the table again at the bottom of the chat, the old one without
-        its buttons, in the background (however often it is asked, one re-post at most waits).
-        False when no game is open here."""
+        its buttons. The re-post is the game's next redraw (however often it is asked, and
+        however many moves come meanwhile, one re-post of the newest state). False when no game
+        is open here."""
         match = await self.book.open_at(chat_id, thread_id)
         if match is None:
             return False
+        self._repost.add(match.id)
         if match.game.status == Status.LOBBY:
-            self.background.schedule(("lobby", match.id), lambda: self._repost_lobby(match))
+            self.schedule_lobby(match)
         else:
-            self.background.schedule(table_key(match.id), lambda: self._repost_table(match))
+            self.schedule_table(match)
         return True
 
-    async def _repost_lobby(self, match: Match) -> None:
-        game = match.game
-        if match.gone or game.status != Status.LOBBY:
-            return
-        old, game.lobby_msg = game.lobby_msg, None
-        self.schedule_lobby(match)
-        self.strip_soon(game.chat_id, old)
-
-    async def _repost_table(self, match: Match) -> None:
-        game = match.game
-        if match.gone or match.state is None:
-            return
-        lang = await self.people.chat_lang(game.chat_id)
-        old, turn = game.table_msg, match.turn
-        view, markup = self.table_view(match, lang)
-        new_id = await self._show(game.chat_id, None, view, markup, thread_id=game.thread_id)
-        if new_id is not None:
-            self._shown_turn[(game.chat_id, new_id)] = turn
-            game.table_msg, game.table_version = new_id, game.version
-            await self.store.save_messages(game)
-            self.strip_soon(game.chat_id, old)
+    def _reposted(self, match: Match, chat_id: int, old: int | None, new: int | None) -> None:
+        """After a redraw: a re-post asked for by /board is done once the new message is there
+        (the old one loses its buttons)."""
+        if new is not None and match.id in self._repost:
+            self._repost.discard(match.id)
+            if old is not None and old != new:
+                self.strip_soon(chat_id, old)
 
     # ---- private messages ----------------------------------------------------------------
 
@@ -423,6 +417,7 @@ class Tables:
                 self._forget(chat_id, message_id)
             self._table_path.pop(game.id, None)
             self._lobby_notes.pop(game.id, None)
+            self._repost.discard(game.id)
             for s in game.seats:
                 self._dm_path.pop((game.id, s.seat), None)
                 self._unreachable.discard((game.id, s.seat))
