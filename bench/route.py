@@ -1,7 +1,7 @@
 """``python -m bench route``: the path one press takes through ``bot/``, counted.
 
 A 2-player cones game runs against the fake Bot API (tests/fakebotapi); the press that plays a
-move (✅ under the table) is traced from the moment its update arrives until the bot is idle
+move (a pile under the table, or the ✅ of its preview) is traced from the moment its update arrives until the bot is idle
 again, the group table's edit included. Counted are the calls of functions defined in ``bot/``
 (not their resumptions after an ``await``), as a route of files:
 
@@ -123,13 +123,14 @@ async def _one_press() -> Route:
                               if b.get("callback_data", "").split(":")[-1].startswith("~c."))
                 await mover.press(group, table.message_id, colour)
                 table = fake.message(group, game.table_msg)
-                pile = next(b["callback_data"] for row in table.reply_markup["inline_keyboard"] for b in row
+                move = next(b["callback_data"] for row in table.reply_markup["inline_keyboard"] for b in row
                             if b["text"].isdigit())
-                await mover.press(group, table.message_id, pile)
-                table = fake.message(group, game.table_msg)
-                confirm = button_data(table, text="✅")
+                if move.split(":")[-1].startswith("~"):  # a pile previewed first: the move is its ✅
+                    await mover.press(group, table.message_id, move)
+                    table = fake.message(group, game.table_msg)
+                    move = button_data(table, text="✅")
                 with Route() as route:
-                    await mover.press(group, table.message_id, confirm)
+                    await mover.press(group, table.message_id, move)
                 assert cones.turn(await runner.state(game.id)) == cones.turn(state) + 1, "the move was played"
                 return route
             finally:
@@ -149,6 +150,6 @@ def figures(argv: list[str]):
             print(f"  {n:4d}  {path}")
     for label, calls in (("every call", route.calls), ("the platform's route", route.platform())):
         stops, files, returns = route.figures(calls)
-        yield f"one cones press (✅) through bot/, {label}: stops", stops, "calls"
+        yield f"one cones press (a move) through bot/, {label}: stops", stops, "calls"
         yield "  files", files, "files"
         yield "  returns into a file already left", returns, "calls"
