@@ -4,8 +4,8 @@ In a group, the same command from the same person (the same words) right after i
 other command in the chat between them, is taken once in ``same_seconds``: its answer is there
 already, or on its way. Beyond ``burst`` commands in ``window`` seconds, the person gets one
 short word, then silence until the window has passed.
-The person's first command in a while is answered before the table's edits (someone is
-waiting); the replies to their next ones take turns with the table's edits (so a member who
+The person's first command in a while (none of theirs in ``pause`` seconds) is answered before
+the table's edits (someone is waiting); the replies to quicker ones take turns with the table's edits (so a member who
 writes many commands cannot starve the table, nor be starved by it). A flood in private costs only
 the flooder, so private chats are not limited.
 """
@@ -19,16 +19,17 @@ from typing import Callable
 
 class Verdict(enum.Enum):
     FIRST = "first"  # taken: the person's first command in a while (its reply goes before the table)
-    OK = "ok"  # taken, after others of theirs (its reply takes turns with the table's edits)
+    OK = "ok"  # taken, right after others of theirs (its reply takes turns with the table's edits)
     REPEAT = "repeat"  # the same command again, too soon: ignored
     SLOW_DOWN = "slow_down"  # over the limit: say so, once
     QUIET = "quiet"  # over the limit and told already: ignored
 
 
 class CommandGuard:
-    def __init__(self, *, same_seconds: float = 30.0, burst: int = 6, window: float = 30.0,
+    def __init__(self, *, same_seconds: float = 30.0, burst: int = 6, window: float = 30.0, pause: float = 10.0,
                  clock: Callable[[], float] = time.monotonic):
         self.same_seconds = same_seconds
+        self.pause = pause
         self.burst = burst
         self.window = window
         self.clock = clock
@@ -55,7 +56,7 @@ class CommandGuard:
                 return Verdict.QUIET
             self._told[key] = now
             return Verdict.SLOW_DOWN
-        first = not any(now - at < self.window for at, _ in recent)
+        first = not any(now - at < self.pause for at, _ in recent)
         recent.append((now, words))
         self._last[chat_id] = (user_id, words, now)
         if len(self._recent) > 10_000:  # forget the quiet ones now and then

@@ -10,13 +10,14 @@ a turn ping, the results), then the game's own messages (``GAME``: a table or lo
 is coalesced and drawn when it goes out, so waiting costs it nothing), then clean-up (``TIDY``:
 deleting an old ping, taking buttons off). Game messages and clean-up also leave one token of the
 burst to people, so a reply in a busy group goes out at the next spacing, not after the edits.
-A waiter may say it is no longer wanted (``still``, e.g. a ping whose turn has passed): it is
-dropped without spending a token.
+A writer moves up a rank for every ``patience`` seconds it has waited (a sixth of the
+window: 10 s at Telegram's minute), so that a stream of replies can delay the table, never
+starve it. A waiter may say it is no longer wanted (``still``, e.g. a ping whose turn has
+passed): it is dropped without spending a token.
 """
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -26,24 +27,34 @@ PERSON, GAME, TIDY = 0, 1, 2  # who waits for a write (see the module's docstrin
 
 
 @dataclass
+class _Waiter:
+    priority: int
+    order: int
+    since: float
+    future: asyncio.Future
+    still: Callable[[], bool] | None
+
+
+@dataclass
 class _Lane:
     tokens: float
     refilled: float
     last: float = float("-inf")
     hold_until: float = 0.0
-    waiters: list = field(default_factory=list)  # heap of (priority, order, future, still)
+    waiters: list[_Waiter] = field(default_factory=list)  # a handful at most: chosen by rank
     granter: asyncio.Task | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # a new waiter may go first
 
 
 class GroupPacer:
-    def __init__(self, per_minute: int, fast_spacing: float, window: float = 60.0):
+    def __init__(self, per_minute: int, fast_spacing: float, window: float = 60.0, patience: float | None = None):
         self.per_minute = max(1, per_minute)
         # A burst of a sixth of the budget (3 at 20 a minute): Start's lobby edit and table post
         # go out at once; the rest of the budget refills evenly over the window.
         self.burst = max(1, self.per_minute // 6) if self.per_minute > 1 else 1
         self.rate = max(self.per_minute - self.burst, 1) / window  # tokens per second
         self.fast_spacing = fast_spacing
+        self.patience = window / 6 if patience is None else patience  # waiting that moves a writer up a rank
         self._lanes: dict[int, _Lane] = {}
         self._order = itertools.count()
 
@@ -66,23 +77,28 @@ class GroupPacer:
         meanwhile that it is no longer wanted (no token spent)."""
         lane = self._lane(chat_id)
         future = asyncio.get_running_loop().create_future()
-        heapq.heappush(lane.waiters, (priority, next(self._order), future, still))
+        lane.waiters.append(_Waiter(priority, next(self._order), time.monotonic(), future, still))
         lane.wake.set()
         if lane.granter is None or lane.granter.done():
             lane.granter = asyncio.get_running_loop().create_task(self._grant(chat_id, lane))
         return await future
 
+    def _rank(self, waiter: _Waiter, now: float) -> int:
+        """Its priority, one rank higher for every ``patience`` seconds it has waited."""
+        return max(PERSON, waiter.priority - int((now - waiter.since) // self.patience))
+
     async def _grant(self, chat_id: int, lane: _Lane) -> None:
         while lane.waiters:
-            priority, _, future, still = lane.waiters[0]
-            if future.done():  # its writer gave up (cancelled)
-                heapq.heappop(lane.waiters)
+            now = time.monotonic()
+            waiter = min(lane.waiters, key=lambda w: (self._rank(w, now), w.order))
+            if waiter.future.done():  # its writer gave up (cancelled)
+                lane.waiters.remove(waiter)
                 continue
-            if still is not None and not still():
-                heapq.heappop(lane.waiters)
-                future.set_result(False)
+            if waiter.still is not None and not waiter.still():
+                lane.waiters.remove(waiter)
+                waiter.future.set_result(False)
                 continue
-            delay = self._delay(lane, time.monotonic(), priority)
+            delay = self._delay(lane, now, self._rank(waiter, now))
             if delay > 0:
                 lane.wake.clear()
                 try:  # until then, or until a new waiter (who may go first) arrives
@@ -90,10 +106,10 @@ class GroupPacer:
                 except TimeoutError:
                     pass
                 continue
-            heapq.heappop(lane.waiters)
+            lane.waiters.remove(waiter)
             lane.tokens -= 1
             lane.last = time.monotonic()
-            future.set_result(True)
+            waiter.future.set_result(True)
         if not lane.waiters and lane.tokens >= self.burst and lane.hold_until <= time.monotonic():
             self._lanes.pop(chat_id, None)  # an idle group costs nothing
 
@@ -103,8 +119,8 @@ class GroupPacer:
         granters = [lane.granter for lane in self._lanes.values()
                     if lane.granter is not None and not lane.granter.done()]
         for lane in self._lanes.values():
-            for _, _, future, _ in lane.waiters:
-                future.cancel()
+            for waiter in lane.waiters:
+                waiter.future.cancel()
         for task in granters:
             task.cancel()
         if granters:

@@ -183,7 +183,8 @@ async def test_a_second_tap_is_already_done_and_a_toast_says_what_happened(fake,
 
 def test_the_pacer_spreads_a_busy_group_evenly_and_serves_people_first():
     async def scenario():
-        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.2)  # burst 2, then one per 0.12 s
+        # Burst 2, then one per 0.12 s; nobody waits long enough to move up a rank.
+        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.2, patience=60.0)
         stamps = []
         for _ in range(10):
             await pacer.wait(-1)
@@ -207,6 +208,31 @@ def test_the_pacer_spreads_a_busy_group_evenly_and_serves_people_first():
         await asyncio.gather(writer("tidy", TIDY), writer("table", GAME), writer("reply", PERSON))
         assert time.monotonic() - t0 >= 0.3
         assert order == ["reply", "table", "tidy"]
+    asyncio.run(scenario())
+
+
+def test_a_stream_of_replies_delays_the_table_but_never_starves_it():
+    async def scenario():
+        # One token per 0.1 s; a writer waiting 0.5 s moves up a rank.
+        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.0, patience=0.5)
+        order = []
+
+        async def writer(name, priority):
+            await pacer.wait(-1, priority=priority)
+            order.append(name)
+        replies = []
+
+        async def keep_replying():  # a new reply always waiting: people alone would fill the budget
+            for i in range(30):
+                replies.append(asyncio.ensure_future(writer(f"reply{i}", PERSON)))
+                await asyncio.sleep(0.05)
+        replying = asyncio.ensure_future(keep_replying())
+        await asyncio.sleep(0.12)
+        table = asyncio.ensure_future(writer("table", GAME))  # people keep coming before it
+        await replying
+        await asyncio.gather(table, *replies)
+        assert order.index("table") >= 3, order  # after the replies waiting when it came, and more
+        assert order.index("table") < len(order) - 5, order  # but while replies still waited
     asyncio.run(scenario())
 
 
