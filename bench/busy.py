@@ -29,14 +29,14 @@ import time
 
 from bench.measure import TracebackCounter, percentile
 from engines import lucky
-from tests.bot.harness import BotRunner, Player, button_data
+from tests.bot.harness import BotRunner, Player, start_game
 from tests.fakebotapi import FakeBotAPI
 
 GROUP = -1009000
 PACE = dict(group_writes_per_minute=20, group_fast_spacing=1.0)  # Telegram's pace for a group
 QUIET = 15.0  # the bot's default ping_quiet_seconds
 TURN = 6.0  # scenario 2: the least a turn lasts, and how soon its ping should ring
-WINDOW = 30.0  # bot/floods.py's CommandGuard window: a member's next command within it waits more
+WINDOW = 10.0  # bot/floods.py's CommandGuard pause: a member's next command within it waits more
 # scenario 3's commands, and how each one's reply begins (the replies quote nothing: matched by text)
 COMMANDS = {"/rules trio": "<b>Trio</b>", "/help": "<b>tablebot</b>", "/rules lucky": "<b>Totally Genial</b>",
             "/rules cones": "<b>Cones</b>", "/rules genial": "<b>Ingenious</b>"}
@@ -116,13 +116,7 @@ async def open_lucky(fake, runner, names: tuple[str, ...], rng: random.Random, *
     people = [Player(fake, runner, i + 1, n, opened_private=n not in no_private) for i, n in enumerate(names)]
     for p in [p for p in people if p.name not in no_private]:
         await p.start_private()
-    await people[0].say(GROUP, "/new lucky")
-    lobby = fake.last_bot_message(GROUP)
-    for p in people[1:]:
-        await p.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    await runner.idle(timeout=60)
-    game = next(g for g in await runner.games() if g.status == "running")
+    game = await start_game(fake, runner, GROUP, "lucky", people)
     return Table(fake, runner, game.id, rng)
 
 

@@ -7,7 +7,7 @@ import time
 
 from bot.floods import CommandGuard
 from engines import lucky
-from tests.bot.harness import BotRunner, Player, button_data, buttons
+from tests.bot.harness import BotRunner, Player, button_data, buttons, start_game
 
 GROUP = -100800
 
@@ -22,14 +22,7 @@ async def lucky_game(fake, runner, names=("Anna", "Boris"), *, private=True):
     if private:
         for p in people:
             await p.start_private()
-    await people[0].say(GROUP, "/new lucky")
-    lobby = fake.last_bot_message(GROUP)
-    for p in people[1:]:
-        await p.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
-    await runner.idle(timeout=30)
-    game = next(g for g in await runner.games() if g.status == "running")
-    return game, people
+    return await start_game(fake, runner, GROUP, "lucky", people), people
 
 
 async def the_move(runner, game, people, *, ending: bool | None = None, passing: bool = False):
