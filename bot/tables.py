@@ -246,10 +246,10 @@ class Tables:
             lang = await self.people.chat_lang(game.chat_id)
             minutes = await self.turns.minutes(game.chat_id)
             view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username, minutes)
-            old = game.lobby_msg
-            new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id,
-                                      force_new=match.id in self._repost)
-            self._reposted(match, game.chat_id, old, new_id)
+            old, repost = game.lobby_msg, match.id in self._repost
+            new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
+            if repost:
+                self._reposted(match, game.chat_id, old, new_id)
             if new_id is not None and new_id != game.lobby_msg:
                 game.lobby_msg = new_id
                 await self.store.save_messages(game)
@@ -294,11 +294,11 @@ class Tables:
         if match.gone or match.state is None:
             return
         lang = await self.people.chat_lang(game.chat_id)
-        turn, version, old = match.turn, game.version, game.table_msg
+        turn, version, old, repost = match.turn, game.version, game.table_msg, match.id in self._repost
         view, markup = self.table_view(match, lang)
-        new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id,
-                                  force_new=match.id in self._repost)
-        self._reposted(match, game.chat_id, old, new_id)
+        new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
+        if repost:
+            self._reposted(match, game.chat_id, old, new_id)
         if new_id is None:
             return
         self._shown_turn[(game.chat_id, new_id)] = turn
@@ -322,9 +322,10 @@ class Tables:
         return True
 
     def _reposted(self, match: Match, chat_id: int, old: int | None, new: int | None) -> None:
-        """After a redraw: a re-post asked for by /board is done once the new message is there
-        (the old one loses its buttons)."""
-        if new is not None and match.id in self._repost:
+        """After a redraw that was a re-post (asked for by /board before it began): done once the
+        new message is there, and the old one loses its buttons. (Asked for while a redraw was
+        under way, the re-post is the next redraw.)"""
+        if new is not None:
             self._repost.discard(match.id)
             if old is not None and old != new:
                 self.strip_soon(chat_id, old)
