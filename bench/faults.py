@@ -19,8 +19,7 @@ import tempfile
 import time
 
 from bench.measure import TracebackCounter, percentile
-from engines import registry
-from tests.bot.harness import BotRunner, Player, button_data, buttons
+from tests.bot.harness import BotRunner, Player, press_until_over, start_game
 from tests.fakebotapi import FakeBotAPI
 
 GAMES = ("lucky", "cones", "genial", "trio")
@@ -30,35 +29,8 @@ async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses:
     people = [Player(fake, runner, 100 + 10 * abs(chat % 97) + k, n) for k, n in enumerate(("Anna", "Boris"))]
     for p in people:
         await p.start_private()
-    await people[0].say(chat, f"/new {kind}")
-    lobby = fake.last_bot_message(chat)
-    await people[1].press(chat, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(chat, lobby.message_id, button_data(lobby, text="Start"))
-    game = next(g for g in await runner.games() if g.chat_id == chat)
-    eng = registry.engine(kind)
-    ui_private = kind in ("genial", "trio")
-    for _ in range(3000):
-        game = await runner.game(game.id)
-        if game.status != "running":
-            return game.status == "finished"
-        state = await runner.state(game.id)
-        seat = eng.current_player(state)
-        user = game.seats[seat].user_id
-        where, message_id = (user, game.seats[seat].dm_msg) if ui_private else (chat, game.table_msg)
-        if message_id is None:
-            await runner.idle(timeout=120)
-            continue
-        message = fake.message(where, message_id)
-        datas = [b["callback_data"] for b in (buttons(message) if message is not None else [])
-                 if "callback_data" in b and "◀" not in b["text"] and "?" not in b["callback_data"]
-                 and "!" not in b["callback_data"]]
-        if not datas:
-            await runner.idle(timeout=120)
-            await asyncio.sleep(0.2)
-            continue
-        presses.append(fake.user_presses(user, where, message_id, rng.choice(datas)))
-        await runner.idle(timeout=120)
-    return False
+    game = await start_game(fake, runner, chat, kind, people)
+    return await press_until_over(fake, runner, game.id, rng, presses)
 
 
 async def _run(rate: float, seed: int, games: tuple[str, ...]) -> dict:

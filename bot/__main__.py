@@ -236,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, StoreError) as exc:
             return _fail(str(exc))
         for row in rows:
-            print(json.dumps(row, ensure_ascii=False))
+            # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
+            print(json.dumps(row, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
         return 0
     return run()
 

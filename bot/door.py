@@ -16,7 +16,8 @@ from engines import registry
 from bot import keyboard
 from bot.book import GameBook, Match
 from bot.changes import Changes, Looked
-from bot.games.base import Act, Alert, Nav, isolate
+from bot.games.base import Act, Alert, Nav
+from bot.names import in_plain, in_text
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Answer
 from bot.lobby import Lobby
@@ -209,7 +210,7 @@ class Door:
             await self.lobby.cancel_game(match, by=person.name)
             return Answer(t(person.lang, "Cancelled."))
         await self.play.hand_over(match, seat)
-        return Answer(t(person.lang, "🤖 A computer plays for {name} now.", name=game.seats[seat].name))
+        return Answer(t(person.lang, "🤖 A computer plays for {name} now.", name=in_plain(game.seats[seat].name)))
 
     async def leave(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
         """/leave: out of the lobby here, or, in a running game, a computer plays the seat."""
@@ -226,7 +227,7 @@ class Door:
         if match.game.status != Status.RUNNING:
             return answer.text  # the last person left: the game was cancelled
         return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
-                       "seat back.", name=isolate(person.name))
+                       "seat back.", name=in_text(person.name))
 
     async def away(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
         """/away: the host or an admin gives the seat of the player who keeps everyone waiting to
@@ -242,7 +243,7 @@ class Door:
         if match.game.status != Status.RUNNING:
             return answer.text
         return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
-                       "seat back.", name=isolate(match.game.seats[seat].name))
+                       "seat back.", name=in_text(match.game.seats[seat].name))
 
     # ---- a move typed in the private chat -------------------------------------------------
 

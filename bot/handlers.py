@@ -17,7 +17,7 @@ from bot import keyboard
 from bot.door import Door, Where
 from bot.floods import CommandGuard, Verdict
 from bot.games import rules_text
-from bot.games.base import isolate
+from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
@@ -100,7 +100,7 @@ class Handlers:
             if verdict is Verdict.SLOW_DOWN:
                 await self._reply(update, context, t(context.lang, "⏳ {name}, that is a lot of commands at once: I "
                                                                    "will listen to you again in half a minute.",
-                                                     name=isolate(context.person.name)))
+                                                     name=in_text(context.person.name)))
             if verdict not in (Verdict.FIRST, Verdict.OK):
                 raise ApplicationHandlerStop  # the command is not taken (no other handler runs)
 
@@ -134,7 +134,7 @@ class Handlers:
         add_me = keyboard.markup(MENU, None, [[Button(
             t(person.lang, "➕ Add me to a group"), url=f"https://t.me/{self.bot_username}?startgroup=new")]])
         await self._reply(update, context, t(person.lang, "Hello, {name}! I host board games in group chats.",
-                                    name=isolate(person.name)) + "\n\n" + private_help_text(person.lang), add_me)
+                                    name=in_text(person.name)) + "\n\n" + private_help_text(person.lang), add_me)
 
     async def on_anonymous(self, update: Update, context: TableContext) -> None:
         """A command written as the group (an anonymous admin) or as a channel: nobody to seat."""
@@ -228,7 +228,7 @@ class Handlers:
         if "@" in command and command.split("@", 1)[1].lower() != self.bot_username.lower():
             return
         await self._reply(update, context, t(context.lang, "I don't know the command {cmd}. See /help.",
-                                    cmd=isolate(command[:40])))
+                                    cmd=in_text(command[:40])))
 
     async def on_private_text(self, update: Update, context: TableContext) -> None:
         """A typed move in the private chat (e.g. genial's ``3 F7 F8``)."""

@@ -15,13 +15,13 @@ from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
 from bot import keyboard
 from bot.book import GameBook, Match
-from bot.games.base import isolate
+from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.people import People, Person
-from bot.players import LEVEL_WORDS, computer_seat, name_computers, next_level
+from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
 from bot.play import Play
 from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
@@ -134,7 +134,7 @@ class Lobby:
                 words = [" ".join(words[:2])] + words[2:]
         if info is None:
             text, markup = game_menu(chat_lang)
-            unknown = t(chat_lang, "I don't know the game «{name}».", name=isolate(words[0][:40]))
+            unknown = t(chat_lang, "I don't know the game «{name}».", name=in_text(words[0][:40]))
             self.messenger.post(chat_id, unknown + "\n" + text, markup, thread_id=thread_id)
             return
         computers, words, problem = parse_computers(info, words[1:], private=private)
@@ -152,7 +152,7 @@ class Lobby:
             known = ", ".join(["bots=N", "level=easy|normal|hard"] + [o.key for o in info.options])
             self.messenger.post(
                 chat_id, t(chat_lang, "Unknown option «{opt}». Options of this game: {known}.",
-                           opt=isolate(bad[:40]), known=known), thread_id=thread_id)
+                           opt=in_text(bad[:40]), known=known), thread_id=thread_id)
             return
         if private and 1 + len(computers) < info.min_players:
             self.messenger.post(
@@ -173,9 +173,11 @@ class Lobby:
         if existing is not None:
             await self.point_to(existing, chat_lang)
             return None
+        host = Seat(0, person.id, person.seat_name)
+        name_seats([host], chat_lang)
         try:
             game = await self.store.create_game(
-                kind=info.id, chat_id=chat_id, thread_id=thread_id, host=Seat(0, person.id, person.name),
+                kind=info.id, chat_id=chat_id, thread_id=thread_id, host=host,
                 options=options, seed=random.SystemRandom().randrange(1 << 62))
         except PlaceTaken as taken:
             other = await self.book.load(taken.game_id) if taken.game_id else None
@@ -190,7 +192,7 @@ class Lobby:
                 for level in computers:
                     seats.append(computer_seat(seats, level))
                 game.seats = seats[: info.max_players]
-                name_computers(game.seats, chat_lang)
+                name_seats(game.seats, chat_lang)
                 await self.store.save_game(game, seats_changed=True)
         if start_now:
             async with self.book.lock(game.id):
@@ -275,7 +277,7 @@ class Lobby:
                 else:
                     target.level = next_level(target.level)
             game.seats = [s.moved_to(i) for i, s in enumerate(seats)]
-            name_computers(game.seats, chat_lang)
+            name_seats(game.seats, chat_lang)
             await self.store.save_game(game, seats_changed=True)
             self.tables.set_lobby_note(game.id, None)
         self.tables.schedule_lobby(match)
@@ -296,7 +298,8 @@ class Lobby:
             if info.hidden_info and not via_private and not await self.reachable(person, game):
                 return Answer(t(lang, "Open the private chat with me and press START: then you are in."),
                               url=f"https://t.me/{self.bot_username}?start=j{game.short_id}")
-            game.seats.append(Seat(len(game.seats), person.id, person.name))
+            game.seats.append(Seat(len(game.seats), person.id, person.seat_name))
+            name_seats(game.seats, await self.people.chat_lang(game.chat_id))
             await self.store.save_game(game, seats_changed=True)
             await self.people.remember(person)
             self.tables.set_lobby_note(game.id, LobbyNote("joined", {"name": person.name}) if via_private else None)
@@ -309,7 +312,7 @@ class Lobby:
         if await self.people.private_ok(person.id):
             return True
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat.title) if chat and chat.title else ""
+        title = in_text(chat.title) if chat and chat.title else ""
         info = registry.info(game.kind)
         sent = await self.messenger.send_text(  # one try: the press waits for it
             person.id, t(person.lang, "You are joining {game} in {chat}. Your secrets will come here.",
@@ -395,7 +398,7 @@ class Lobby:
                 if missing:
                     self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": tuple(missing)}))
                     self.tables.schedule_lobby(match)
-                    raise Refused("no_private_chat", names=", ".join(missing))
+                    raise Refused("no_private_chat", names=missing)
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
                 # 1 means "one game per player", so that everyone starts once.
@@ -406,7 +409,7 @@ class Lobby:
             await self.play.begin(match)
         self.timers.stop("lobby", game.id)
         chat_lang = await self.people.chat_lang(game.chat_id)
-        names = ", ".join(isolate(s.name) for s in game.seats)
+        names = ", ".join(in_text(s.name) for s in game.seats)
         text = t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.", game=game_name(info, chat_lang),
                  names=names)
         notice = match.ui.start_notice(match.ctx(chat_lang))
@@ -444,7 +447,7 @@ class Lobby:
                      game=game_name(info, chat_lang), minutes=await self.timeout_minutes(game.chat_id))
         else:
             text = t(chat_lang, "{game} was cancelled by {name}.", game=game_name(info, chat_lang),
-                     name=isolate(by))
+                     name=in_text(by))
         async with self.book.lock(game.id):
             if game.status != Status.LOBBY:
                 return False
@@ -479,7 +482,7 @@ class Lobby:
         info = registry.info(game.kind)
         chat_lang = await self.people.chat_lang(game.chat_id)
         mine = game.seat_of(person.id)
-        host = game.seats[mine] if mine is not None else Seat(0, person.id, person.name)
+        host = game.seats[mine] if mine is not None else Seat(0, person.id, person.seat_name)
         seated = [host] + [s for s in game.seats if s.is_computer]
         others = [s.name for s in game.seats if s not in seated and not s.is_computer]
         new = await self.open(chat_id=game.chat_id, thread_id=game.thread_id, person=person, info=info,
@@ -539,7 +542,7 @@ class Lobby:
         except Refused as refused:
             return word_html(refused, lang)
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat.title) if chat and chat.title else "—"
+        title = in_text(chat.title) if chat and chat.title else "—"
         if answer.outcome == "already":
             # They were in already (joined before); make sure Start is not blocked by a stale note.
             self.tables.set_lobby_note(game.id, None)

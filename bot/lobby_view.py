@@ -7,7 +7,8 @@ from typing import Any
 from engines import registry
 from bot import keyboard
 from bot.games import adapter_for
-from bot.games.base import View, isolate
+from bot.games.base import View
+from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.players import level_word
@@ -26,14 +27,14 @@ class LobbyNote:
 
     def text(self, lang: str, bot_username: str) -> str:
         if self.code == "joined":
-            return t(lang, "{name} joined from the private chat.", name=isolate(self.params["name"]))
+            return t(lang, "{name} joined from the private chat.", name=in_text(self.params["name"]))
         if self.code == "again":
             return t(lang, "Last time also: {names}. Tap ✋ Join to play again.",
-                     names=", ".join(isolate(n) for n in self.params["names"]))
+                     names=", ".join(in_text(n) for n in self.params["names"]))
         if self.code == "solo":
             return t(lang, "Tap ▶️ Start again to play solo, or add a 🤖 computer player.")
         return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
-                 names=", ".join(isolate(n) for n in self.params["names"]), bot=bot_username)
+                 names=", ".join(in_text(n) for n in self.params["names"]), bot=bot_username)
 
 
 TURN_MINUTES = (1, 3, 5, 10, 30, 60, 0)  # what the lobby's timer button cycles through (0: off)
@@ -53,7 +54,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     lines = [t(lang, "🎲 <b>{game}</b>: lobby", game=game_name(info, lang))]
     host = next((s for s in game.seats if s.user_id == game.host_id), None)
     if host is not None:
-        lines.append(t(lang, "Host: {name}", name=isolate(host.name)))
+        lines.append(t(lang, "Host: {name}", name=in_text(host.name)))
     for opt in info.options:
         value = game.options.get(opt.key, opt.default)
         hint = option_hint(opt.key, lang)
@@ -66,7 +67,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     lines.append(t(lang, "Players ({n} of {min}-{max}):", n=len(game.seats), min=info.min_players,
                    max=info.max_players))
     for s in game.seats:
-        lines.append(f"{s.seat + 1}. {isolate(s.name)}")
+        lines.append(f"{s.seat + 1}. {in_text(s.name)}")
     private = game.chat_id > 0  # a game against computers in the private chat with the bot
     if not private:
         lines.append("")

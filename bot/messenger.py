@@ -32,6 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.logs import network_failure
+from bot.names import cut
 from bot.pacing import GAME, PERSON, GroupPacer, RateLimit
 
 log = logging.getLogger(__name__)
@@ -353,8 +354,8 @@ class Messenger:
 
     async def answer(self, query_id: str, text: str | None = None, *, alert: bool = False,
                      url: str | None = None) -> Sent:
-        if text is not None and len(text) > 200:
-            text = text[:199] + "…"
+        if text is not None:
+            text = cut(text, 200)  # Telegram's limit for a pop-up
         return await self._call(None, lambda: self.bot.answer_callback_query(
             query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from telegram import Chat, User
 from telegram.constants import ChatType
 
-from bot.i18n import normalize_lang
+from bot.i18n import normalize_lang, t
 from bot.messenger import Messenger
+from bot.names import person_name
 from bot.store import Game, GameStore
 
 ADMIN_CACHE_SECONDS = 120
@@ -26,8 +27,14 @@ class Person:
     """The Telegram user behind an update, as the bot needs it."""
 
     id: int
-    name: str
+    name: str  # never blank: «Игрок» / "Player" when the Telegram name shows nothing
     lang: str
+    nameless: bool = False
+
+    @property
+    def seat_name(self) -> str:
+        """The name a seat of theirs starts with ('' lets the lobby say «Игрок N»)."""
+        return "" if self.nameless else self.name
 
 
 class People:
@@ -41,9 +48,10 @@ class People:
 
     async def person(self, user: User) -> Person:
         """The person of a Telegram user (nothing is written)."""
-        name = (user.full_name or user.username or str(user.id)).strip()[:64]
+        name = person_name(user.first_name, user.last_name, user.username)
         self._seen[user.id] = (name, user.username, user.language_code)
-        return Person(user.id, name, await self.user_lang(user.id, telegram_code=user.language_code))
+        lang = await self.user_lang(user.id, telegram_code=user.language_code)
+        return Person(user.id, name or t(lang, "Player"), lang, nameless=not name)
 
     async def remember(self, person: Person) -> None:
         """Keep the person in the store (name, language) now that they take part."""

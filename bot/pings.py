@@ -19,7 +19,7 @@ from bot import keyboard
 from bot.background import Background
 from bot.book import Match
 from bot.changes import Change, Closed, Due, Finished, Looked, Moved
-from bot.games.base import isolate
+from bot.names import clean, in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
@@ -109,7 +109,7 @@ class Pings:
         game = match.game
         lang = await self.people.user_lang(user_id)
         chat = await self.store.chat(game.chat_id)
-        title = isolate(chat.title) if chat and chat.title else "—"
+        title = in_text(chat.title) if chat and chat.title else "—"
         text = t(lang, "🔔 Your turn in {game} ({chat}).", game=game_name(registry.info(game.kind), lang),
                  chat=title)
         link = message_link(game.chat_id, game.table_msg)
@@ -141,7 +141,7 @@ class Pings:
                  name=match.ctx(lang).mention(seat), n=minutes_left)
         # The host or an admin may give the seat to a computer for the rest of the game.
         away = keyboard.markup(game.short_id, None, [[Button(
-            t(lang, "🤖 Let a computer play for {name}", name=game.seats[seat].name), f"!away.{seat}",
+            t(lang, "🤖 Let a computer play for {name}", name=clean(game.seats[seat].name)), f"!away.{seat}",
             turn_free=True)]])
         turn = match.turn
         await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id, priority=PERSON,
@@ -185,7 +185,7 @@ class Pings:
             return
         chat = await self.store.chat(game.chat_id)
         if chat and chat.title:
-            text += "\n" + t(lang, "Played in {chat}.", chat=isolate(chat.title))
+            text += "\n" + t(lang, "Played in {chat}.", chat=in_text(chat.title))
         link = message_link(game.chat_id, game.results_msg or game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
         await self.messenger.send_text(seat.user_id, text, markup)

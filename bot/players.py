@@ -16,6 +16,7 @@ from typing import Any
 from engines import ai
 from bot.book import Match
 from bot.i18n import t
+from bot.names import clean, tell_apart
 from bot.rendering import think
 from bot.store import Seat
 
@@ -43,15 +44,22 @@ def is_computer_id(user_id: int) -> bool:
     return user_id <= COMPUTER_ID_BASE
 
 
-def name_computers(seats: list[Seat], lang: str) -> None:
-    """Name the computer seats by level, numbered in seat order when there are several."""
+def name_seats(seats: list[Seat], lang: str) -> None:
+    """Name the computer seats by level (numbered in seat order when there are several), a
+    person whose name shows nothing «Игрок N», and give people who would look alike (to each
+    other, or to a computer) a suffix."""
     computers = [s for s in seats if s.is_computer]
     for number, s in enumerate(computers, start=1):
         s.name = computer_name(s.level, number if len(computers) > 1 else None, lang)
+    for s in seats:
+        if not clean(s.name):
+            s.name = t(lang, "Player {n}", n=s.seat + 1)
+    for s, name in zip(seats, tell_apart([s.name for s in seats], [s.is_computer for s in seats])):
+        s.name = name
 
 
 def computer_seat(seats: list[Seat], level: str) -> Seat:
-    """A new computer seat after ``seats`` (its name is set by ``name_computers``)."""
+    """A new computer seat after ``seats`` (its name is set by ``name_seats``)."""
     user_id = min([s.user_id for s in seats if s.is_computer] + [COMPUTER_ID_BASE]) - 1
     return Seat(len(seats), user_id, "🤖", kind="computer", level=level)
 

@@ -9,6 +9,7 @@ import html
 from typing import Any, Callable
 
 from bot.i18n import nt, t
+from bot.names import in_plain
 from bot.texts import option_label
 
 
@@ -79,7 +80,16 @@ def word(refused: Refused, lang: str) -> str:
     say = _WORDS.get(refused.code)
     if say is None:
         return t(lang, "Something went wrong. Please try again.")
-    return say(lang, **refused.params)
+    return say(lang, **{key: _shown(key, value) for key, value in refused.params.items()})
+
+
+def _shown(key: str, value: Any) -> Any:
+    """People's names in a refusal as the bot shows names (isolated, unable to forge a line)."""
+    if key == "name":
+        return in_plain(value)
+    if key == "names":
+        return ", ".join(in_plain(name) for name in value)
+    return value
 
 
 def word_html(refused: Refused, lang: str) -> str:

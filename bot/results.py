@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.book import Match
-from bot.games.base import isolate
+from bot.names import in_text
 from bot.i18n import t
 from bot.store import Game, GameStore, Seat, Series
 
@@ -27,10 +27,10 @@ class SeriesNews:
         table = sorted(s.users, key=lambda u: -s.points.get(str(u), 0))
         lines = [t(lang, "<b>Series</b>: game {played} of {total}", played=s.played, total=s.total)]
         for user_id in table:
-            lines.append(f"{isolate(self.names.get(user_id, '?'))}: {s.points.get(str(user_id), 0)}")
+            lines.append(f"{in_text(self.names.get(user_id, '?'))}: {s.points.get(str(user_id), 0)}")
         if self.next_seats is None:
             best = max(s.points.values())
-            champs = [isolate(self.names.get(u, "?")) for u in s.users if s.points.get(str(u), 0) == best]
+            champs = [in_text(self.names.get(u, "?")) for u in s.users if s.points.get(str(u), 0) == best]
             lines.append(t(lang, "🏆 Series won by {names}", names=", ".join(champs)))
         else:
             lines.append(t(lang, "The next game starts now."))

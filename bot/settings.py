@@ -11,7 +11,7 @@ from typing import Awaitable, Callable
 from bot import keyboard
 from bot.book import GameBook
 from bot.changes import Changes, Shown
-from bot.games.base import isolate
+from bot.names import in_text
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
@@ -85,9 +85,9 @@ class Settings:
             await self.people.set_notify(person, value in ("on", "вкл"))
         if await self.people.notify_on(person.id):
             return t(lang, "🔔 {name}: I ping you when it is your turn. /notify off stops it.",
-                     name=isolate(person.name))
+                     name=in_text(person.name))
         return t(lang, "🔕 {name}: no pings when it is your turn. /notify on brings them back.",
-                 name=isolate(person.name))
+                 name=in_text(person.name))
 
     # ---- a group's times -------------------------------------------------------------------
 

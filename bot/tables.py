@@ -19,7 +19,8 @@ from bot import keyboard
 from bot.background import Background, TryLater, table_key
 from bot.book import GameBook, Match
 from bot.changes import Change, Closed, Finished, Moved, SeatChanged, Shown, Started
-from bot.games.base import View, isolate
+from bot.games.base import View
+from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import Button
 from bot.lobby_view import LobbyNote, lobby_message
@@ -107,9 +108,9 @@ class Tables:
         name = game_name(registry.info(game.kind), lang)
         if change.why == "abandoned":
             text = t(lang, "Nobody has moved in {game} for two rounds ({names}): the game is closed.",
-                     game=name, names=", ".join(isolate(s.name) for s in game.seats))
+                     game=name, names=", ".join(in_text(s.name) for s in game.seats))
         else:
-            text = t(lang, "{game} was cancelled by {name}.", game=name, name=isolate(change.by or "?"))
+            text = t(lang, "{game} was cancelled by {name}.", game=name, name=in_text(change.by or "?"))
         await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON)
         await self._strip(game.chat_id, game.table_msg)
         for s in game.seats:
@@ -143,8 +144,7 @@ class Tables:
         lines = match.ui.story(match.ctx(lang), events)
         if not lines:
             return None
-        return "✓ " + " ".join(html.unescape(re.sub(r"<[^>]*>", "", line)).replace("\u2068", "").replace("\u2069", "")
-                               for line in lines)
+        return "✓ " + " ".join(html.unescape(re.sub(r"<[^>]*>", "", line)) for line in lines)
 
     async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
         """A button was pressed on a message of this game the bot lost track of (its post timed

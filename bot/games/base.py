@@ -20,15 +20,10 @@ from typing import Any, Callable
 from engines import registry
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.names import clean, in_text
 from bot.refusals import Refused
 from bot.store import Game
 from bot.texts import game_name
-
-
-def isolate(name: str) -> str:
-    """An HTML-escaped user name wrapped in a bidi isolate, so right-to-left names do not flip
-    the sentence around them."""
-    return "\u2068" + html.escape(name, quote=False) + "\u2069"
 
 
 CAPTION_BUDGET = 1000  # visible UTF-16 units; Telegram allows 1024 in a caption
@@ -105,16 +100,16 @@ class Ctx:
 
     @property
     def plain_names(self) -> list[str]:
-        return [s.name for s in self.game.seats]
+        return [clean(s.name) for s in self.game.seats]
 
     def name(self, seat: int) -> str:
         """The seat's name, escaped for HTML; 🤖 marks a person's seat a computer plays now."""
         s = self.game.seats[seat]
-        return isolate(s.name) + (" 🤖" if s.autoplayed and not s.is_computer else "")
+        return in_text(s.name) + (" 🤖" if s.autoplayed and not s.is_computer else "")
 
     def mention(self, seat: int) -> str:
         s = self.game.seats[seat]
-        return f'<a href="tg://user?id={s.user_id}">{isolate(s.name)}</a>'
+        return f'<a href="tg://user?id={s.user_id}">{in_text(s.name)}</a>'
 
     def public_view(self) -> dict:
         return self.eng.view(self.state, None)

@@ -155,6 +155,34 @@ class Player:
         await self.runner.idle()
 
 
+async def press_until_over(fake, runner, game_id: int, rng, presses: list[str] | None = None,
+                           most: int = 3000) -> bool:
+    """Whoever's turn it is presses one of the buttons of the message where their move is made
+    (the table, or their private message in the games with a hand or a rack), chosen by ``rng``,
+    until the game ends: whether it finished. Each press's query id goes into ``presses``."""
+    match = await runner.bot.book.load(game_id)
+    eng, in_private = match.eng, match.ui.moves_in_private
+    for _ in range(most):
+        game = await runner.game(game_id)
+        if game.status != "running":
+            return game.status == "finished"
+        seat = game.seats[eng.current_player(await runner.state(game_id))]
+        where, message_id = (seat.user_id, seat.dm_msg) if in_private else (game.chat_id, game.table_msg)
+        message = fake.message(where, message_id) if message_id is not None else None
+        choices = [b["callback_data"] for b in (buttons(message) if message is not None else [])
+                   if "callback_data" in b and "◀" not in b["text"] and "?" not in b["callback_data"]
+                   and "!" not in b["callback_data"]]
+        if seat.is_computer or seat.autoplayed or not choices:
+            await runner.idle(timeout=120)
+            await asyncio.sleep(0.2)
+            continue
+        qid = fake.user_presses(seat.user_id, where, message_id, rng.choice(choices))
+        if presses is not None:
+            presses.append(qid)
+        await runner.idle(timeout=120)
+    return False
+
+
 async def start_game(fake, runner, chat_id: int, kind: str, people: list[Player]):
     """``/new <kind>`` by the first person in ``chat_id``, the others Join, the first Start:
     the running game, once the bot is idle."""

@@ -1,7 +1,8 @@
 """Captions stay within Telegram's limit however long the names and the story get."""
 from __future__ import annotations
 
-from bot.games.base import CAPTION_BUDGET, fit_caption, isolate, plain_len
+from bot.games.base import CAPTION_BUDGET, fit_caption, plain_len
+from bot.names import in_text
 
 
 def test_plain_len_counts_what_telegram_shows():
@@ -25,7 +26,7 @@ def test_at_most_six_story_lines_even_when_short():
 
 
 def test_a_head_too_long_by_itself_falls_back_to_cut_plain_text():
-    names = [isolate("<Очень длинное имя> & 🎉" * 3)] * 20
+    names = [in_text("<Очень длинное имя> & 🎉" * 3)] * 20
     text = fit_caption(["<b>" + ", ".join(names) + "</b>"], ["story"], [])
     assert plain_len(text) <= CAPTION_BUDGET
     assert "<b>" not in text and "&lt;Очень" in text and text.endswith("…")

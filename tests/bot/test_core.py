@@ -66,7 +66,7 @@ async def test_a_hidden_information_game_waits_for_everyone_to_open_the_private_
     await core.people.set_private_ok(2, False)
     with pytest.raises(Refused) as refused:
         await core.lobby.start(match, people[0])
-    assert refused.value.code == "no_private_chat" and refused.value.params == {"names": "P2"}
+    assert refused.value.code == "no_private_chat" and refused.value.params == {"names": ["P2"]}
     assert core.tables.lobby_note(match.id).code == "waiting"
     await core.people.set_private_ok(2, True)
     await core.lobby.start(match, people[0])

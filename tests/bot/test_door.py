@@ -122,7 +122,7 @@ async def test_hand_over_and_take_back(core):
     assert answer.text == refusal("away_rights", name=match.game.host_name)
     assert not match.game.seats[seat].autoplayed
     answer = await core.door.press(host, table(match), away)
-    assert "computer plays for P" in answer.text and match.game.seats[seat].autoplayed
+    assert "computer plays for \u2068P" in answer.text and match.game.seats[seat].autoplayed
     assert (await core.store.get_game(match.id)).seats[seat].level == "normal"
     answer = await core.door.press(other, table(match), move(match, "~c.b"))  # a seat handed over
     assert answer.text == refusal("handed_over")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.base import isolate
+from bot.names import in_text
 from bot.games.trio_text import face_text, tile_text
 from engines import trio
 from tests.bot.harness import Player, buttons
@@ -413,7 +413,7 @@ async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, r
                           next(b["callback_data"] for b in callbacks(lobby) if "Start" in b["text"]))
     game = next(g for g in (await runner.games()) if g.chat_id == GROUP and g.status == "running")
     assert game.id == pending.id and trio.turn((await runner.state(game.id))) == 1
-    first = isolate(game.seats[0].name)
+    first = in_text(game.seats[0].name)
     await runner.idle()
     caption = fake.message(GROUP, game.table_msg).caption
     rolled = caption.index(f"{first} rolled")

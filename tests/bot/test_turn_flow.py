@@ -176,7 +176,7 @@ async def test_a_second_tap_is_already_done_and_a_toast_says_what_happened(fake,
     second = fake.user_presses(mover.id, GROUP, game.table_msg, data)
     await runner.idle()
     a, b = fake.callback_answer(first), fake.callback_answer(second)
-    assert a["text"].startswith("✓ Anna drew") or a["text"].startswith("✓ Boris drew"), a
+    assert a["text"].startswith(("✓ \u2068Anna\u2069 drew", "✓ \u2068Boris\u2069 drew")), a
     assert b["text"] == "Already done ✓" and not b.get("show_alert")
     assert len(await runner.store.actions(game.id)) == 1
 

@@ -9,7 +9,7 @@ import aiosqlite
 import pytest
 
 from engines import cones, lucky, trio
-from bot.games.base import isolate
+from bot.names import in_text
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
 GROUP = -100900
@@ -67,7 +67,7 @@ async def test_an_absent_player_is_reminded_in_the_group_then_the_bot_moves_for_
     await runner.idle()
     assert game.idle_turns == 1
     assert any(e["kind"] == "TimedOut" and e["seat"] == seat for e in game.last_events)
-    line = f"⏰ {isolate(absent.name)} ran out of time, so I moved for them."
+    line = f"⏰ {in_text(absent.name)} ran out of time, so I moved for them."
     match = await runner.bot.book.load(game.id)
     story = match.ui.story(match.ctx("en"), game.last_events)
     assert line in story
@@ -99,7 +99,7 @@ async def test_where_moves_are_private_the_reminder_is_private_and_the_move_is_n
     # caption's six newest lines, so read the story itself).
     match = await runner.bot.book.load(game.id)
     story = match.ui.story(match.ctx("en"), game.last_events)
-    assert f"⏰ {isolate(absent.name)} ran out of time, so I moved for them." in story
+    assert f"⏰ {in_text(absent.name)} ran out of time, so I moved for them." in story
     assert any(e["kind"] in ("Laid", "Drew") and e["seat"] == seat for e in game.last_events)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
+from .autolinks import auto_entities
 from .htmlparse import HtmlError, parse_html, strip_entities_text, utf16_len
 from .world import ChatRec, FileRec, Message, UserRec
 
@@ -243,6 +244,7 @@ class TelegramMethods:
                     raise _bad(f"Bad Request: can't parse entities: entity {e} is out of the "
                                f"text ({total} UTF-16 code units)")
         plain, ents = strip_entities_text(plain, ents)
+        ents = sorted(ents + auto_entities(plain, ents), key=lambda e: (e["offset"], -e["length"]))
         resolved = []
         for e in ents:
             if e.get("type") == "text_mention" and "user_id" in e:
