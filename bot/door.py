@@ -17,11 +17,11 @@ from bot import keyboard
 from bot.book import GameBook, Match
 from bot.changes import Changes, Looked
 from bot.games.base import Act, Alert, Nav
-from bot.names import in_plain, in_text
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Answer
 from bot.lobby import Lobby
 from bot.messenger import Messenger
+from bot.names import in_plain, in_text
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, is_toast, word, word_html

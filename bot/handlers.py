@@ -17,12 +17,12 @@ from bot import keyboard
 from bot.door import Door, Where
 from bot.floods import CommandGuard, Verdict
 from bot.games import rules_text
-from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
+from bot.names import in_text
 from bot.pacing import GAME, PERSON
 from bot.people import People, Person
 from bot.play import Play

@@ -15,11 +15,11 @@ from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
 from bot import keyboard
 from bot.book import GameBook, Match
-from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
 from bot.messenger import Messenger
+from bot.names import in_text
 from bot.people import People, Person
 from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
 from bot.play import Play

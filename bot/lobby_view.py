@@ -8,9 +8,9 @@ from engines import registry
 from bot import keyboard
 from bot.games import adapter_for
 from bot.games.base import View
-from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
+from bot.names import in_text
 from bot.players import level_word
 from bot.store import Game
 from bot.texts import (game_button, game_name, games_list, greeting, option_hint, option_label,

@@ -19,10 +19,10 @@ from bot import keyboard
 from bot.background import Background
 from bot.book import Match
 from bot.changes import Change, Closed, Due, Finished, Looked, Moved
-from bot.names import clean, in_text
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
+from bot.names import clean, in_text
 from bot.pacing import PERSON, TIDY
 from bot.people import People
 from bot.store import GameStore, Seat, Status

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.book import Match
-from bot.names import in_text
 from bot.i18n import t
+from bot.names import in_text
 from bot.store import Game, GameStore, Seat, Series
 
 

@@ -11,10 +11,10 @@ from typing import Awaitable, Callable
 from bot import keyboard
 from bot.book import GameBook
 from bot.changes import Changes, Shown
-from bot.names import in_text
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
+from bot.names import in_text
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, word_html

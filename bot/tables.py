@@ -20,11 +20,11 @@ from bot.background import Background, TryLater, table_key
 from bot.book import GameBook, Match
 from bot.changes import Change, Closed, Finished, Moved, SeatChanged, Shown, Started
 from bot.games.base import View
-from bot.names import in_text
 from bot.i18n import t
 from bot.keyboard import Button
 from bot.lobby_view import LobbyNote, lobby_message
 from bot.messenger import Messenger, Result
+from bot.names import in_text
 from bot.pacing import PERSON, TIDY
 from bot.people import People
 from bot.rendering import render_picture

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from bot.names import in_text
 from bot.games.trio_text import face_text, tile_text
+from bot.names import in_text
 from engines import trio
 from tests.bot.harness import Player, buttons
 
