@@ -14,6 +14,7 @@ from bot.changes import Changes, Shown
 from bot.games.base import isolate
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Button
+from bot.numbers import ascii_int
 from bot.lobby import Lobby
 from bot.people import People, Person
 from bot.play import Play
@@ -137,11 +138,8 @@ class Settings:
         if setting.may_be_off and value in OFF_WORDS:
             minutes = 0
         else:
-            try:
-                minutes = int(value)
-                if not setting.low <= minutes <= setting.high:
-                    raise ValueError
-            except ValueError:
+            minutes = ascii_int(value)
+            if minutes is None or not setting.low <= minutes <= setting.high:
                 return invalid
         await self.people.set_chat_setting(chat_id, setting.key, minutes)
         if after is not None:

@@ -26,6 +26,7 @@ from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.numbers import has_foreign_digits
 from bot.refusals import Refused
 from bot.texts import game_name, option_label
 
@@ -146,6 +147,8 @@ class UI(GameUI):
             return None
         if not view["my_turn"]:
             raise Refused("not_your_turn", name=ctx.game.seats[view["current"]].name)
+        if has_foreign_digits(text):  # «٣ F٧ F٨»: numbers are ASCII digits
+            return Alert(move_error(engine.MoveError("bad_text", ""), view, lang))
         if view["pending"] == engine.SWAP:
             return Alert(t(lang, "First decide whether to swap your rack: use the buttons."))
         try:
