@@ -27,7 +27,7 @@ from bot.play import Play
 from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
 from bot.tables import Tables
-from bot.texts import game_name, option_label, option_value_text
+from bot.texts import game_name, game_sign, option_label, option_value_text
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -410,8 +410,8 @@ class Lobby:
         self.timers.stop("lobby", game.id)
         chat_lang = await self.people.chat_lang(game.chat_id)
         names = ", ".join(isolate(s.name) for s in game.seats)
-        text = t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.", game=game_name(info, chat_lang),
-                 names=names)
+        text = t(chat_lang, "{sign} <b>{game}</b> started. Players: {names}.", sign=game_sign(info.id),
+                 game=game_name(info, chat_lang), names=names)
         notice = match.ui.start_notice(match.ctx(chat_lang))
         self.tables.close_lobby(match, text + (" " + notice if notice else ""))
         self.play.after_start(match)

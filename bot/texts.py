@@ -52,6 +52,11 @@ GAME_BLURBS: dict[str, tuple[str, str]] = {
 }
 
 
+def game_sign(kind: str) -> str:
+    """The game's sign (🎲 🔺 ⬢ 🔷): the same in the menu, the lobby, the table and private messages."""
+    return GAME_BLURBS[kind][0]
+
+
 def game_button(info: GameInfo, lang: str) -> str:
     """A game's name with its sign, so that «Гениально» and «Совершенно гениально» differ at a glance."""
     return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)}"

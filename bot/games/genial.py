@@ -44,7 +44,7 @@ class UI(GameUI):
         view = ctx.public_view()
         lang = ctx.lang
         solo = view["solo"]
-        head = t(lang, "🎲 <b>Ingenious</b> · bag: {n}", n=view["bag"])
+        head = t(lang, "⬢ <b>Ingenious</b> · bag: {n}", n=view["bag"])
         if view["team"]:
             head += " · " + t(lang, "teams")
         story = self.story(ctx, ctx.game.last_events)
@@ -99,8 +99,11 @@ class UI(GameUI):
         lang = ctx.lang
         rack = view["rack"]
         listing = " · ".join(f"{k + 1} {tile_emoji(tl)}" for k, tl in enumerate(rack)) or "—"
-        lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing),
-                 self._tracks_line(view, view["holder_of"][seat], lang)]
+        if view["my_turn"] and not view["over"] and not cancelled(ctx):
+            lines = [ctx.your_turn(), t(lang, "🔒 <b>Your rack</b>: {tiles}", tiles=listing)]
+        else:
+            lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing)]
+        lines.append(self._tracks_line(view, view["holder_of"][seat], lang))
         if view["team"]:
             partner = next((s for s in view["scores"][view["holder_of"][seat]]["seats"] if s != seat), None)
             if partner is not None:

@@ -91,7 +91,8 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
     await runner2.idle()
     places = lucky.outcome(state).places
     for p in players:
-        mine = [m for m in fake.messages(p.id) if m.from_bot and "Totally Genial:" in (m.text or "")]
+        mine = [m for m in fake.messages(p.id) if m.from_bot and "Totally Genial:" in (m.text or "")
+                and "Played in" in m.text]
         if p is players[2]:
             assert mine == []
             continue
