@@ -393,12 +393,16 @@ class Lobby:
             if problem is not None:
                 raise problem
             if info.hidden_info:
-                missing = [s.name for s in game.seats
+                missing = [s for s in game.seats
                            if not s.is_computer and not await self.people.private_ok(s.user_id)]
                 if missing:
-                    self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": tuple(missing)}))
+                    waiting = tuple(s.name for s in missing)
+                    self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": waiting}))
                     self.tables.schedule_lobby(match)
-                    raise Refused("no_private_chat", names=", ".join(missing))
+                    if any(s.user_id == person.id for s in missing):
+                        # Not her own name as if about someone else: what she herself must do.
+                        raise Refused("no_private_chat_self", bot=self.bot_username)
+                    raise Refused("no_private_chat", names=", ".join(s.name for s in missing))
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
                 # 1 means "one game per player", so that everyone starts once.

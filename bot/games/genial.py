@@ -58,7 +58,8 @@ class UI(GameUI):
         if cancelled(ctx):
             tail.append(cancelled_line(lang))
         elif current is None:
-            tail.append(t(lang, "Game over."))
+            if not any(e.get("kind") in ("GameEnded", "InstantWin") for e in ctx.game.last_events):
+                tail.append(t(lang, "Game over."))  # (else the story's last line already says how it ended)
         elif solo:
             tail.append(self._tracks_line(view, 0, lang))
             step = compose(ctx, 0, view, path)
