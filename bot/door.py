@@ -22,6 +22,7 @@ from bot.keyboard import MENU, Answer
 from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.names import in_plain, in_text
+from bot.numbers import ascii_int
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, is_toast, word, word_html
@@ -106,10 +107,9 @@ class Door:
         if action == "!back":
             return await self._take_back(match, person)
         if action.startswith("!away."):
-            try:
-                seat = int(action.split(".", 1)[1])
-            except ValueError:
-                raise Refused("bad_button") from None
+            seat = ascii_int(action.split(".", 1)[1])
+            if seat is None:
+                raise Refused("bad_button")
             return await self._hand_over(match, person, seat)
         return await self.lobby.press(match, person, action)
 

@@ -133,8 +133,8 @@ class Handlers:
             return
         add_me = keyboard.markup(MENU, None, [[Button(
             t(person.lang, "➕ Add me to a group"), url=f"https://t.me/{self.bot_username}?startgroup=new")]])
-        await self._reply(update, context, t(person.lang, "Hello, {name}! I host board games in group chats.",
-                                    name=in_text(person.name)) + "\n\n" + private_help_text(person.lang), add_me)
+        await self._reply(update, context, t(person.lang, "👋 Hello, {name}!", name=in_text(person.name)) + "\n\n"
+                          + private_help_text(person.lang), add_me)
 
     async def on_anonymous(self, update: Update, context: TableContext) -> None:
         """A command written as the group (an anonymous admin) or as a channel: nobody to seat."""

@@ -28,8 +28,8 @@ _GAME = r"[0-9a-z]{1,12}"
 _ACTION = r"[\x21-\x7e]{1,48}"
 MENU_PATTERN = re.compile(rf"^{MENU}:-:(?:n\.[a-z]{{1,12}}|l\.[a-z]{{2}})\Z")
 LOBBY_PATTERN = re.compile(rf"^{_GAME}:-:!{_ACTION}\Z")  # lobby buttons and Rematch
-GAME_PATTERN = re.compile(rf"^{_GAME}:(?:\d{{1,9}}:(?![!?])|-:\?){_ACTION}\Z")  # moves and pop-ups
-_DATA_RE = re.compile(rf"({_GAME}):(-|\d{{1,9}}):({_ACTION})")
+GAME_PATTERN = re.compile(rf"^{_GAME}:(?:[0-9]{{1,9}}:(?![!?])|-:\?){_ACTION}\Z")  # moves and pop-ups
+_DATA_RE = re.compile(rf"({_GAME}):(-|[0-9]{{1,9}}):({_ACTION})")
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,14 @@ from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.names import in_text
+from bot.numbers import ascii_int
 from bot.people import People, Person
 from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
 from bot.play import Play
 from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
 from bot.tables import Tables
-from bot.texts import game_name, option_label, option_value_text
+from bot.texts import game_name, game_sign, option_label, option_value_text
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -54,12 +55,9 @@ def parse_options(info: GameInfo, words: list[str]) -> tuple[dict, str | None]:
             return options, key
         opt = info.option(key)
         if opt.kind == "int":
-            try:
-                number = int(value) if value is not True else (
-                    opt.switched_on if opt.switched_on is not None else opt.maximum)
-            except ValueError:
-                return options, word
-            if not opt.minimum <= number <= opt.maximum:
+            number = ascii_int(value) if value is not True else (
+                opt.switched_on if opt.switched_on is not None else opt.maximum)
+            if number is None or not opt.minimum <= number <= opt.maximum:
                 return options, word
             options[key] = number
         else:
@@ -74,9 +72,10 @@ def parse_computers(info: GameInfo, words: list[str], *, private: bool) -> tuple
     for word in words:
         key, _, value = word.strip().lower().partition("=")
         if key in ("bots", "bot", "боты", "роботы"):
-            if not value.isdigit() or not 0 <= int(value) <= info.max_players - (0 if private else 1):
+            number = ascii_int(value)
+            if number is None or not 0 <= number <= info.max_players - (0 if private else 1):
                 return [], rest, "bots"
-            count = int(value)
+            count = number
         elif key in ("level", "уровень"):
             if value not in LEVEL_WORDS:
                 return [], rest, "level"
@@ -241,12 +240,13 @@ class Lobby:
         game = match.game
         if not await self.people.may_manage(game, person.id):
             raise Refused("options_host_only")
-        if not raw.isdigit() or int(raw) not in TURN_MINUTES or game.chat_id > 0:
+        minutes = ascii_int(raw)
+        if minutes is None or minutes not in TURN_MINUTES or game.chat_id > 0:
             raise Refused("bad_button")
-        await self.people.set_chat_setting(game.chat_id, "turn_timeout", int(raw))
+        await self.people.set_chat_setting(game.chat_id, "turn_timeout", minutes)
         self.tables.schedule_lobby(match)
         self.arm_timeout(match)
-        return Answer(t(person.lang, "A move may now take {n} minutes.", n=int(raw)) if int(raw) else
+        return Answer(t(person.lang, "A move may now take {n} minutes.", n=minutes) if minutes else
                       t(person.lang, "The turn timer is off: players take as long as they like."))
 
     async def change_computers(self, match: Match, person: Person, action: str) -> Answer:
@@ -266,10 +266,10 @@ class Lobby:
                     raise Refused("full", n=info.max_players)
                 seats.append(computer_seat(seats, DEFAULT_LEVEL))
             else:
-                try:
-                    target = seats[int(action.split(".", 1)[1])]
-                except (ValueError, IndexError):
-                    raise Refused("bad_button") from None
+                index = ascii_int(action.split(".", 1)[1])
+                if index is None or index >= len(seats):
+                    raise Refused("bad_button")
+                target = seats[index]
                 if not target.is_computer:
                     raise Refused("bad_button")
                 if action.startswith("!bot-."):
@@ -356,7 +356,10 @@ class Lobby:
         try:
             key, raw = spec.rsplit(".", 1)
             opt = info.option(key)
-            value: object = bool(int(raw)) if opt.kind == "bool" else int(raw)
+            number = ascii_int(raw)
+            if number is None:
+                raise ValueError(raw)
+            value: object = bool(number) if opt.kind == "bool" else number
             if opt.kind == "int" and not opt.minimum <= value <= opt.maximum:
                 raise ValueError(raw)
         except (KeyError, ValueError):
@@ -393,12 +396,16 @@ class Lobby:
             if problem is not None:
                 raise problem
             if info.hidden_info:
-                missing = [s.name for s in game.seats
+                missing = [s for s in game.seats
                            if not s.is_computer and not await self.people.private_ok(s.user_id)]
                 if missing:
-                    self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": tuple(missing)}))
+                    waiting = tuple(s.name for s in missing)
+                    self.tables.set_lobby_note(game.id, LobbyNote("waiting", {"names": waiting}))
                     self.tables.schedule_lobby(match)
-                    raise Refused("no_private_chat", names=missing)
+                    if any(s.user_id == person.id for s in missing):
+                        # Not her own name as if about someone else: what she herself must do.
+                        raise Refused("no_private_chat_self", bot=self.bot_username)
+                    raise Refused("no_private_chat", names=[s.name for s in missing])
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
                 # 1 means "one game per player", so that everyone starts once.
@@ -410,8 +417,8 @@ class Lobby:
         self.timers.stop("lobby", game.id)
         chat_lang = await self.people.chat_lang(game.chat_id)
         names = ", ".join(in_text(s.name) for s in game.seats)
-        text = t(chat_lang, "🎲 <b>{game}</b> started. Players: {names}.", game=game_name(info, chat_lang),
-                 names=names)
+        text = t(chat_lang, "{sign} <b>{game}</b> started. Players: {names}.", sign=game_sign(info.id),
+                 game=game_name(info, chat_lang), names=names)
         notice = match.ui.start_notice(match.ctx(chat_lang))
         self.tables.close_lobby(match, text + (" " + notice if notice else ""))
         self.play.after_start(match)

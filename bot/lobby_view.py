@@ -13,7 +13,7 @@ from bot.keyboard import MENU, Button
 from bot.names import in_text
 from bot.players import level_word
 from bot.store import Game
-from bot.texts import (game_button, game_name, games_list, greeting, option_hint, option_label,
+from bot.texts import (game_button, game_name, game_sign, games_list, greeting, option_hint, option_label,
                        option_value_text)
 
 
@@ -51,7 +51,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
                   turn_minutes: float = 0) -> tuple[View, Any]:
     """The lobby: the game, its options, the players, and Join / Leave / Start / Cancel."""
     info = registry.info(game.kind)
-    lines = [t(lang, "🎲 <b>{game}</b>: lobby", game=game_name(info, lang))]
+    lines = [t(lang, "{sign} <b>{game}</b>: lobby", sign=game_sign(info.id), game=game_name(info, lang))]
     host = next((s for s in game.seats if s.user_id == game.host_id), None)
     if host is not None:
         lines.append(t(lang, "Host: {name}", name=in_text(host.name)))

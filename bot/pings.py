@@ -19,6 +19,7 @@ from bot import keyboard
 from bot.background import Background
 from bot.book import Match
 from bot.changes import Change, Closed, Due, Finished, Looked, Moved
+from bot.games.base import message_link
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
@@ -26,15 +27,7 @@ from bot.names import clean, in_text
 from bot.pacing import PERSON, TIDY
 from bot.people import People
 from bot.store import GameStore, Seat, Status
-from bot.texts import game_name
-
-
-def message_link(chat_id: int, message_id: int | None) -> str | None:
-    """A t.me link to a message of a supergroup (plain groups have none)."""
-    text = str(chat_id)
-    if message_id is None or not text.startswith("-100"):
-        return None
-    return f"https://t.me/c/{text[4:]}/{message_id}"
+from bot.texts import game_name, game_sign
 
 
 class Pings:
@@ -108,10 +101,13 @@ class Pings:
     async def _ping_in_private(self, match: Match, user_id: int, previous: int | None) -> bool:
         game = match.game
         lang = await self.people.user_lang(user_id)
-        chat = await self.store.chat(game.chat_id)
-        title = in_text(chat.title) if chat and chat.title else "—"
-        text = t(lang, "🔔 Your turn in {game} ({chat}).", game=game_name(registry.info(game.kind), lang),
-                 chat=title)
+        info = registry.info(game.kind)
+        chat = await self.store.chat(game.chat_id) if game.chat_id < 0 else None
+        if chat is not None and chat.title:
+            text = t(lang, "{sign} <b>{game}</b>: your turn in {chat}.", sign=game_sign(info.id),
+                     game=game_name(info, lang), chat=in_text(chat.title))
+        else:  # a game played here, in the private chat (or a group with no title known)
+            text = t(lang, "{sign} <b>{game}</b>: your turn!", sign=game_sign(info.id), game=game_name(info, lang))
         link = message_link(game.chat_id, game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the table"), url=link)]]) if link else None
         if previous is not None:
@@ -188,4 +184,5 @@ class Pings:
             text += "\n" + t(lang, "Played in {chat}.", chat=in_text(chat.title))
         link = message_link(game.chat_id, game.results_msg or game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
-        await self.messenger.send_text(seat.user_id, text, markup)
+        # Quietly, as the other games' private messages are edited to show the result.
+        await self.messenger.send_text(seat.user_id, text, markup, notify=False)

@@ -45,7 +45,8 @@ _WORDS: dict[str, Callable[..., str]] = {
     # lobby
     "game_open": lambda lang: t(lang, "A game is already open here."),
     "rematch_open": lambda lang: t(lang, "The new lobby is open already: tap ✋ Join there."),
-    "full": lambda lang, n: t(lang, "The game is full ({n} players).", n=n),
+    "full": lambda lang, n: nt(lang, "The game is full: {n} player already.", "The game is full: {n} players already.",
+                               n),
     "options_host_only": lambda lang: t(lang, "Only the host can change the options."),
     "start_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can start.", name=name),
     "cancel_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can cancel.", name=name),
@@ -55,6 +56,8 @@ _WORDS: dict[str, Callable[..., str]] = {
         option=option_label(option, lang), counts=counts),
     "no_private_chat": lambda lang, names: t(lang, "Not everyone can get private messages yet: {names}.",
                                              names=names),
+    "no_private_chat_self": lambda lang, bot: t(lang, "Open the private chat with me first (@{bot}, START), "
+                                                      "then tap Start again.", bot=bot),
     "lang_rights": lambda lang: t(lang, "Only a chat admin or the host of the game here can change the language."),
     "computers_rights": lambda lang, name: t(lang, "Only the host ({name}) or a chat admin can add or change "
                                                    "computer players.", name=name),

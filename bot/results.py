@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.book import Match
-from bot.i18n import t
+from bot.i18n import nt, t
 from bot.names import in_text
 from bot.store import Game, GameStore, Seat, Series
 
@@ -31,7 +31,8 @@ class SeriesNews:
         if self.next_seats is None:
             best = max(s.points.values())
             champs = [in_text(self.names.get(u, "?")) for u in s.users if s.points.get(str(u), 0) == best]
-            lines.append(t(lang, "🏆 Series won by {names}", names=", ".join(champs)))
+            lines.append(nt(lang, "🏆 Series winner: {names}", "🏆 Series winners: {names}", len(champs),
+                            names=", ".join(champs)))
         else:
             lines.append(t(lang, "The next game starts now."))
         return "\n".join(lines)

@@ -13,6 +13,7 @@ from bot.book import GameBook
 from bot.changes import Changes, Shown
 from bot.i18n import LANGS, t
 from bot.keyboard import MENU, Button
+from bot.numbers import ascii_int
 from bot.lobby import Lobby
 from bot.names import in_text
 from bot.people import People, Person
@@ -137,11 +138,8 @@ class Settings:
         if setting.may_be_off and value in OFF_WORDS:
             minutes = 0
         else:
-            try:
-                minutes = int(value)
-                if not setting.low <= minutes <= setting.high:
-                    raise ValueError
-            except ValueError:
+            minutes = ascii_int(value)
+            if minutes is None or not setting.low <= minutes <= setting.high:
                 return invalid
         await self.people.set_chat_setting(chat_id, setting.key, minutes)
         if after is not None:

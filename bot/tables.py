@@ -303,8 +303,13 @@ class Tables:
             return
         self._shown_turn[(game.chat_id, new_id)] = turn
         if new_id != game.table_msg or version != game.table_version:
+            moved = new_id != game.table_msg
             game.table_msg, game.table_version = new_id, version
             await self.store.save_messages(game)
+            current = match.current
+            if moved and match.ui.moves_in_private and current is not None and game.status == Status.RUNNING:
+                # The private message of the player to move links to the table: to this one now.
+                self.schedule_private(match, current)
 
     async def board(self, chat_id: int, thread_id: int) -> bool:
         """``/board``: the lobby or the table again at the bottom of the chat, the old one without

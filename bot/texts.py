@@ -11,10 +11,10 @@ def game_name(info: GameInfo, lang: str) -> str:
 
 # Labels and explanations of lobby options, by key (msgids are English).
 OPTION_LABELS: dict[str, tuple[str, str]] = {
-    "equal": ("Equal chips", "everyone gets the same chips (2-3 players)"),
+    "equal": ("Equal chips", "everyone gets the same chips, for 2-3 players"),
     "no_same_pile": ("Not the same pile", "no move on the pile just played"),
     "team": ("Teams 2 v 2", "exactly 4 players; seats 1+3 against 2+4"),
-    "bonus_from_rack": ("Bonus from rack", "a «Genial!» bonus tile comes from your rack"),
+    "bonus_from_rack": ("Bonus from rack", "a «Genial!» bonus placement uses a tile from your rack"),
     "seven_for_three": ("7 with 3 players", "target 7 per colour instead of 6 with 3 players"),
     "series": ("Series", "several games in a row, victory points add up"),
     "strict_lines": ("Strict lines", "no lines longer than three"),
@@ -50,6 +50,11 @@ GAME_BLURBS: dict[str, tuple[str, str]] = {
     "genial": ("⬢", "hex tiles and six colour tracks, your lowest colour counts; 1-4 players, teams"),
     "trio": ("🔷", "sets of three on a growing grid, with a die; 2-4 players"),
 }
+
+
+def game_sign(kind: str) -> str:
+    """The game's sign (🎲 🔺 ⬢ 🔷): the same in the menu, the lobby, the table and private messages."""
+    return GAME_BLURBS[kind][0]
 
 
 def game_button(info: GameInfo, lang: str) -> str:

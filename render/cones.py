@@ -25,7 +25,7 @@ WORDS = {
            "neutral": "nobody's", "turn": "turn", "place": "#{n}"},
     "ru": {"removed": "убрано", "goal": "цель", "your_goal": "Ваша цель",
            "piles": "башни", "with_chips": "с фишками", "tallest": "высота",
-           "neutral": "ничьи", "turn": "ход", "place": "#{n}"},
+           "neutral": "без хозяина", "turn": "ход", "place": "#{n}"},
 }
 COLOUR_NAMES = {
     "en": {"orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",

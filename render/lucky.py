@@ -69,7 +69,7 @@ WORDS = {
     "empty": {"ru": "пусто", "en": "empty"},
     "min": {"ru": "мин", "en": "min"},
     "target": {"ru": "цель", "en": "goal"},
-    "completed": {"ru": "собрал всё", "en": "completed"},
+    "completed": {"ru": "всё собрано", "en": "completed"},
     "reserve_empty": {"ru": "резерв пуст", "en": "reserve empty"},
     "stall": {"ru": "нет прогресса", "en": "no progress"},
 }

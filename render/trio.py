@@ -48,10 +48,10 @@ GHOST_RING = (0, 150, 90)
 SET_LINE = (255, 196, 90)
 
 WORDS = {
-    "pool": {"en": "pool", "ru": "пул"},
+    "pool": {"en": "pool", "ru": "резерв"},
     "page": {"en": "page", "ru": "стр."},
-    "passes": {"en": "passes", "ru": "пасы"},
-    "no_tiles": {"en": "no tiles", "ru": "нет фишек"},
+    "passes": {"en": "passes", "ru": "пропуски"},
+    "no_tiles": {"en": "no tiles", "ru": "нет жетонов"},
     "red": {"en": "red", "ru": "красный"},
     "blue": {"en": "blue", "ru": "синий"},
     "yellow": {"en": "yellow", "ru": "жёлтый"},

@@ -1,6 +1,7 @@
 """The Telegram side of each game: one adapter module per engine."""
 from __future__ import annotations
 
+import html
 import importlib
 from functools import lru_cache
 
@@ -21,5 +22,9 @@ def rules_text(words: list[str], lang: str) -> str:
     info = registry.find(" ".join(words)) or (registry.find(words[0]) if words else None)
     if info is None:
         names = ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
-        return t(lang, "Which rules? Write /rules and a game: {names}.", names=names)
+        which = t(lang, "Which rules? Write /rules and a game: {names}.", names=names)
+        if not words:
+            return which
+        unknown = t(lang, "I don't know the game «{name}».", name=html.escape(" ".join(words)[:40], quote=False))
+        return unknown + "\n" + which
     return adapter_for(info.id).rules(lang)

@@ -23,7 +23,7 @@ from bot.keyboard import Button
 from bot.names import clean, in_text
 from bot.refusals import Refused
 from bot.store import Game
-from bot.texts import game_name
+from bot.texts import game_name, game_sign
 
 
 CAPTION_BUDGET = 1000  # visible UTF-16 units; Telegram allows 1024 in a caption
@@ -56,6 +56,14 @@ def fit_caption(head: list[str], story: list[str], tail: list[str], *, max_story
 def image_key(*parts: object) -> str:
     """A short key of everything a picture depends on (equal keys: the picture is unchanged)."""
     return hashlib.sha1(repr(parts).encode()).hexdigest()
+
+
+def message_link(chat_id: int, message_id: int | None) -> str | None:
+    """A t.me link to a message of a supergroup (plain groups and private chats have none)."""
+    text = str(chat_id)
+    if message_id is None or not text.startswith("-100"):
+        return None
+    return f"https://t.me/c/{text[4:]}/{message_id}"
 
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -127,6 +135,25 @@ class Ctx:
 
     def private_link(self, payload: str = "") -> str:
         return f"https://t.me/{self.bot_username}" + (f"?start={payload}" if payload else "")
+
+    @property
+    def table_link(self) -> str | None:
+        """A link to the game's table in its group (None: a plain group, a game played in the
+        private chat itself, or a table not posted yet)."""
+        return message_link(getattr(self.game, "chat_id", 0), getattr(self.game, "table_msg", None))
+
+    def your_turn(self, line: str | None = None) -> str:
+        """The first line of a private message when it is the reader's turn: the game's sign and
+        name, «your turn» (or ``line``, which says so in the game's own words), and a link to the
+        table in the group where there is one."""
+        if line is None:
+            info = registry.info(getattr(self.game, "kind", None) or self.eng.__name__.rsplit(".", 1)[-1])
+            line = t(self.lang, "{sign} <b>{game}</b>: your turn!", sign=game_sign(info.id),
+                     game=game_name(info, self.lang))
+        link = self.table_link
+        if link:
+            line += f' <a href="{link}">{t(self.lang, "➡️ To the table")}</a>'
+        return line
 
 
 @dataclass
@@ -242,9 +269,11 @@ class GameUI:
         return None
 
     def private_line(self, ctx: Ctx, place: int, places: list[int], detail: str) -> str:
-        """"🥈 <b>Cones</b>: place 2 of 3 · 5 piles of 🟠 orange": the shape of every private result."""
+        """"🥈 <b>Cones</b>: place 2 of 3 · 5 piles of 🟠 orange": the shape of every private result
+        (past a medal, the game's sign: a lone "4." would read as the number of a list)."""
         title = game_name(registry.info(self.kind), ctx.lang)
-        return f"{medal(place)} <b>{title}</b>: {place_words(ctx.lang, place, places)} · {detail}"
+        mark = MEDALS.get(place) or game_sign(self.kind)
+        return f"{mark} <b>{title}</b>: {place_words(ctx.lang, place, places)} · {detail}"
 
     def rules(self, lang: str) -> str:
         raise NotImplementedError

@@ -49,7 +49,7 @@ class UI(GameUI):
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()
         lang = ctx.lang
-        lines = [t(lang, "🎲 <b>Cones</b> · chips left: {n}", n=sum(view["supply_left"]))]
+        lines = [t(lang, "🔺 <b>Cones</b> · chips left: {n}", n=sum(view["supply_left"]))]
         lines += self.story(ctx, ctx.game.last_events)[-3:]
         rows: list[list[Button]] = []
         current = view["to_move"]

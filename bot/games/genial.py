@@ -26,6 +26,7 @@ from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
 from bot.i18n import t
 from bot.keyboard import Button
+from bot.numbers import has_foreign_digits
 from bot.refusals import Refused
 from bot.texts import game_name, option_label
 
@@ -43,7 +44,7 @@ class UI(GameUI):
         view = ctx.public_view()
         lang = ctx.lang
         solo = view["solo"]
-        head = t(lang, "🎲 <b>Ingenious</b> · bag: {n}", n=view["bag"])
+        head = t(lang, "⬢ <b>Ingenious</b> · bag: {n}", n=view["bag"])
         if view["team"]:
             head += " · " + t(lang, "teams")
         story = self.story(ctx, ctx.game.last_events)
@@ -57,7 +58,8 @@ class UI(GameUI):
         if cancelled(ctx):
             tail.append(cancelled_line(lang))
         elif current is None:
-            tail.append(t(lang, "Game over."))
+            if not any(e.get("kind") in ("GameEnded", "InstantWin") for e in ctx.game.last_events):
+                tail.append(t(lang, "Game over."))  # (else the story's last line already says how it ended)
         elif solo:
             tail.append(self._tracks_line(view, 0, lang))
             step = compose(ctx, 0, view, path)
@@ -98,8 +100,11 @@ class UI(GameUI):
         lang = ctx.lang
         rack = view["rack"]
         listing = " · ".join(f"{k + 1} {tile_emoji(tl)}" for k, tl in enumerate(rack)) or "—"
-        lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing),
-                 self._tracks_line(view, view["holder_of"][seat], lang)]
+        if view["my_turn"] and not view["over"] and not cancelled(ctx):
+            lines = [ctx.your_turn(), t(lang, "🔒 <b>Your rack</b>: {tiles}", tiles=listing)]
+        else:
+            lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing)]
+        lines.append(self._tracks_line(view, view["holder_of"][seat], lang))
         if view["team"]:
             partner = next((s for s in view["scores"][view["holder_of"][seat]]["seats"] if s != seat), None)
             if partner is not None:
@@ -146,6 +151,8 @@ class UI(GameUI):
             return None
         if not view["my_turn"]:
             raise Refused("not_your_turn", name=ctx.game.seats[view["current"]].name)
+        if has_foreign_digits(text):  # «٣ F٧ F٨»: numbers are ASCII digits
+            return Alert(move_error(engine.MoveError("bad_text", ""), view, lang))
         if view["pending"] == engine.SWAP:
             return Alert(t(lang, "First decide whether to swap your rack: use the buttons."))
         try:

@@ -68,8 +68,9 @@ class UI(GameUI):
             if view["take"]:
                 rows.append([Button(t(lang, "✋ Take {colour}", colour=colour(view["take"], lang)),
                                     f"take-{view['take']}")])
-        else:
-            lines.append(t(lang, "Game over."))
+        elif not any(e.get("kind") == "GameEnded" and e.get("reason") != engine.REASON_COMPLETED
+                     for e in ctx.game.last_events):
+            lines.append(t(lang, "Game over."))  # (else the story's last line says so: «…: the game ends.»)
         names = ctx.plain_names
         last = ctx.game.last_events[-6:]
         key = image_key("lucky", view, names, lang, [e for e in last if e["kind"] == "Drew"][-1:])

@@ -47,7 +47,7 @@ class UI(GameUI):
     def table(self, ctx: Ctx, path: str = "") -> View:
         view = ctx.public_view()
         lang = ctx.lang
-        head = [t(lang, "🔺 <b>Trio</b> · tiles in the pool: {n}", n=view["pool"])]
+        head = [t(lang, "🔷 <b>Trio</b> · tiles in the pool: {n}", n=view["pool"])]
         # Every roll is an event (the set-up's too: ``opening_events``), so the story tells it.
         story = self.story(ctx, ctx.game.last_events)
         rows: list[list[Button]] = []
@@ -87,9 +87,9 @@ class UI(GameUI):
         if view["over"]:
             mine = self.private_result(ctx, seat)
             return self._hand_view(ctx, view, "\n".join(
-                [t(lang, "🔺 <b>Trio</b>: the game is over, the results are in the group.")] + ([mine] if mine else [])))
+                [t(lang, "🔷 <b>Trio</b>: the game is over, the results are in the group.")] + ([mine] if mine else [])))
         if view["current"] != seat:
-            text = nt(lang, "🔺 <b>Trio</b>: your hand, {n} tile.", "🔺 <b>Trio</b>: your hand, {n} tiles.", len(hand))
+            text = nt(lang, "🔷 <b>Trio</b>: your hand, {n} tile.", "🔷 <b>Trio</b>: your hand, {n} tiles.", len(hand))
             notice = self._own_last_turn(ctx, seat)
             return self._hand_view(ctx, view, "\n".join(
                 [text] + ([notice] if notice else [])
@@ -127,7 +127,7 @@ class UI(GameUI):
     def _choose_tile_view(self, ctx: Ctx, view: dict) -> View:
         lang = ctx.lang
         face = face_text(view["die"], lang)
-        lines = [t(lang, "🔺 <b>Trio</b>: your turn! The die shows {face}.", face=face),
+        lines = [ctx.your_turn(t(lang, "🔷 <b>Trio</b>: your turn! The die shows {face}.", face=face)),
                  t(lang, "Lay a tile touching a symbol with {face} so that it forms a set. Choose a tile:",
                    face=face)]
         playable = view["playable"]
@@ -145,8 +145,8 @@ class UI(GameUI):
         page = max(0, min(page, pages - 1))
         first = page * PER_PAGE
         numbers = range(first + 1, min(len(places), first + PER_PAGE) + 1)
-        text = nt(lang, "🔺 <b>Trio</b>: {tile} fits in {n} place. Tap its number.",
-                  "🔺 <b>Trio</b>: {tile} fits in {n} places. Tap a number.", len(places), tile=tile_text(tile, lang))
+        text = nt(lang, "🔷 <b>Trio</b>: {tile} fits in {n} place. Tap its number.",
+                  "🔷 <b>Trio</b>: {tile} fits in {n} places. Tap a number.", len(places), tile=tile_text(tile, lang))
         if pages > 1:
             text += "\n" + t(lang, "Page {page} of {pages}.", page=page + 1, pages=pages)
         rows = keyboard.chunk([Button(str(k), f"~t{tile}c{k}") for k in numbers], 5)
@@ -167,8 +167,8 @@ class UI(GameUI):
         lang = ctx.lang
         a, b = places[k - 1]
         sets = sets_at(view, tile, a, b)
-        text = nt(lang, "🔺 <b>Trio</b>: lay {tile} at place {k}? It forms a set: {sets}.",
-                  "🔺 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", len(sets),
+        text = nt(lang, "🔷 <b>Trio</b>: lay {tile} at place {k}? It forms a set: {sets}.",
+                  "🔷 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", len(sets),
                   tile=tile_text(tile, lang), k=k, sets=sets_text(sets, lang))
         rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(engine.Lay(tile, a, b))),
                  Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}" if len(places) > 1 else "~")]]

@@ -259,7 +259,7 @@ async def test_a_private_ping_does_not_wait_for_the_groups_table(fake, tmp_path)
         if to_act != mover.id and len(fake.calls("answerCallbackQuery")) >= 5:
             break
     ping = await fake.wait_for(lambda: [r for r in fake.calls("sendMessage", to_act)
-                                        if (r.params.get("text") or "").startswith("🔔")], timeout=10)
+                                        if ": your turn" in (r.params.get("text") or "")], timeout=10)
     await runner.idle(timeout=60)
     edits = fake.calls("editMessageMedia", GROUP) + fake.calls("editMessageCaption", GROUP)
     assert [e for e in edits if e.time > ping[-1].time], "the ping went out while the table was catching up"

@@ -192,5 +192,6 @@ def test_results_show_tie_break_figures_only_where_they_decided():
             seen["chips"] += 1
         for s in range(4):
             line = ui.private_result(ctx, s)
-            assert line.startswith(("🥇", "🥈", "🥉", "4.")) and "Cones" in line and "pile" in line
+            # (past the medals the game's sign: a lone "4." would read as list numbering)
+            assert line.startswith(("🥇", "🥈", "🥉", "🔺 <b>Cones</b>: place 4")) and "Cones" in line and "pile" in line
     assert seen["plain"] and seen["chips"], seen

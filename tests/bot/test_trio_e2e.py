@@ -391,7 +391,7 @@ def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
     passes = ui.narrate(adapter_ctx(state), events[-6:])
     assert any("the pool is empty" in line and "passes" in line for line in passes)
     ru = ui.results(adapter_ctx(state, events[-12:], lang="ru"))
-    assert "итоги" in ru and "Пул пуст" in ru
+    assert "итоги" in ru and "Резерв пуст" in ru
     assert ui.forced_move(state) is None
 
 

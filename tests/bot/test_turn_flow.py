@@ -45,8 +45,14 @@ async def press_on_table(fake, runner, game, by_id, kind: type):
     return seat, answer
 
 
+def rings(text: str) -> bool:
+    """A ping: a mention in the group («🔔 Anna, your turn.»), or in private the game's sign and
+    name and «your turn» («🎲 <b>Totally Genial</b>: your turn in Friday games.»)."""
+    return text.startswith("🔔") or ": your turn" in text
+
+
 def pings_to(fake, chat_id: int) -> list:
-    return [m for m in fake.messages(chat_id) if m.from_bot and (m.text or "").startswith("🔔")]
+    return [m for m in fake.messages(chat_id) if m.from_bot and rings(m.text or "")]
 
 
 async def make_bank_possible(fake, runner, game, by_id):
@@ -84,11 +90,11 @@ async def test_the_next_player_is_pinged_in_private_and_the_old_ping_goes(fake, 
         assert "Totally Genial" in ping.text and "Friday games" in ping.text
         link = buttons(ping)[0]["url"]
         assert link == f"https://t.me/c/1234500/{game.table_msg}"
-        sent = [r for r in fake.calls("sendMessage", chat_id=user_id) if str(r.params.get("text", "")).startswith("🔔")]
+        sent = [r for r in fake.calls("sendMessage", chat_id=user_id) if rings(str(r.params.get("text", "")))]
         assert sent and not any(r.params.get("disable_notification") in (True, "true") for r in sent)
     # Only turns that passed rang a phone: a draw that matched (same player) rang nobody.
     sent = [r for u in by_id for r in fake.calls("sendMessage", chat_id=u)
-            if str(r.params.get("text", "")).startswith("🔔")]
+            if rings(str(r.params.get("text", "")))]
     assert len(sent) == len(pinged)
     assert len([r for u in by_id for r in fake.calls("deleteMessage", chat_id=u)]) == len(pinged) - len(set(pinged))
 
@@ -115,7 +121,7 @@ async def test_a_player_who_pressed_a_moment_ago_is_not_pinged_but_one_who_looke
 
         def rung(user_id: int) -> int:
             return len([r for r in fake.calls("sendMessage", chat_id=user_id)
-                        if str(r.params.get("text", "")).startswith("🔔")])
+                        if rings(str(r.params.get("text", "")))])
 
         first = await pass_the_turn()  # to a player who has pressed nothing yet: a ring
         assert rung(first) == 1
@@ -137,11 +143,11 @@ async def test_someone_who_never_opened_the_private_chat_is_mentioned_in_the_gro
             else lucky.Draw
         await press_on_table(fake, runner, game, by_id, kind)
         if len([r for r in fake.calls("sendMessage", chat_id=GROUP)
-                if str(r.params.get("text", "")).startswith("🔔")]) >= 2:
+                if rings(str(r.params.get("text", "")))]) >= 2:
             break
     group_pings = pings_to(fake, GROUP)
     assert len(group_pings) == 1, "each group ping replaces the one before"
-    sent = [r for r in fake.calls("sendMessage", chat_id=GROUP) if str(r.params.get("text", "")).startswith("🔔")]
+    sent = [r for r in fake.calls("sendMessage", chat_id=GROUP) if rings(str(r.params.get("text", "")))]
     assert len(sent) >= 2
     current = lucky.current_player(await runner.state(game.id))
     mention = next(e for e in group_pings[-1].entities if e["type"] == "text_mention")

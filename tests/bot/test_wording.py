@@ -1,0 +1,196 @@
+"""Russian as it is read aloud (names stay in the nominative), one word per thing in each game
+(bot/games/glossary.py), and the small things the wording issue listed: /rules of an unknown game,
+/start that introduces the bot once, a host told what she must do rather than her own name, a table
+that says once that the game is over."""
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.games.glossary import GLOSSARY
+from bot.i18n import nt, t
+from bot.texts import GAME_BLURBS, OPTION_LABELS
+from engines import registry
+from tests.bot.harness import Player, button_data
+
+LOCALES = pathlib.Path(__file__).resolve().parents[2] / "bot" / "locales" / "ru" / "LC_MESSAGES"
+GROUP = -100900
+BOT = "tablebot_test_bot"
+
+
+# ---- one glossary per game ----------------------------------------------------------------
+
+def _russian_of(words) -> list[str]:
+    """Every Russian label of a picture module's WORDS (``{"ru": {...}}`` or ``{key: {"ru": ...}}``)."""
+    out: list[str] = []
+    for key, value in words.items():
+        if key == "ru" and isinstance(value, dict):
+            out += [v for v in value.values() if isinstance(v, str)]
+        elif isinstance(value, dict) and isinstance(value.get("ru"), str):
+            out.append(value["ru"])
+    return out
+
+
+def game_texts(kind: str) -> list[str]:
+    """Every Russian string of a game: its catalogue (captions, buttons, private messages, the
+    /rules text), its lobby options and menu line (in the core catalogue), its pictures' labels."""
+    with (LOCALES / f"{kind}.po").open("rb") as fh:
+        catalogue = read_po(fh, locale="ru")
+    out: list[str] = []
+    for message in catalogue:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        out += [s for s in strings if s]
+    for opt in registry.info(kind).options:
+        label, hint = OPTION_LABELS[opt.key]
+        out += [t("ru", label), t("ru", hint)]
+    out.append(t("ru", GAME_BLURBS[kind][1]))
+    drawing = __import__(f"render.{kind}", fromlist=["WORDS"])
+    out += _russian_of(drawing.WORDS)
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(GLOSSARY))
+def test_every_russian_text_of_a_game_keeps_to_its_glossary(kind):
+    texts = game_texts(kind)
+    assert len(texts) > 30
+    problems = []
+    for term in GLOSSARY[kind]:
+        assert any(re.search(term.chosen, s, re.IGNORECASE) for s in texts), f"{kind}: «{term.chosen}» is never used"
+        for variant in term.forbidden:
+            pattern = re.compile(rf"(?<!\w){variant}", re.IGNORECASE)
+            problems += [f"{kind}: «{variant}» instead of «{term.chosen}» in {s[:90]!r}"
+                         for s in texts if pattern.search(s)]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_game_has_a_glossary():
+    assert set(GLOSSARY) == {info.id for info in registry.all_infos()}
+
+
+# ---- the strings the issue quoted: the new wording is there, the old is gone ----------------
+
+def test_russian_reads_aloud_without_declining_names():
+    ru = lambda msgid, **kw: t("ru", msgid, **kw)  # noqa: E731
+    assert nt("ru", "The game is full: {n} player already.", "The game is full: {n} players already.", 4) \
+        == "Мест нет: уже 4 игрока."
+    assert ru("⏰ {name} ran out of time, so I moved for them.", name="Вика") == "⏰ Вика: время вышло — я сходил за игрока."
+    cannot = ru("⚠️ I cannot write to {names} in private: open @{bot} and press START.", names="Аня, Борис", bot="b")
+    assert cannot.startswith("⚠️ Не могу написать в личку: Аня, Борис.") and "«Запустить»" in cannot
+    assert ru("Waiting for {names} to open the private chat with @{bot}.", names="Аня, Борис", bot="b") \
+        == "Ждём, когда личный чат с @b откроют: Аня, Борис."
+    assert ru("{game} was cancelled by {name}.", game="Трио", name="Аня") == "Аня отменяет игру «Трио»."
+    assert nt("ru", "🏆 Series winner: {names}", "🏆 Series winners: {names}", 1, names="Аня") \
+        == "🏆 Победитель серии: Аня"
+    assert ru("{name} joined from the private chat.", name="Аня") == "Аня в игре (через личный чат)."
+    alone = ru("You are alone at this table. Add a 🤖 computer player or wait for friends; to play solo, tap ▶️ "
+               "Start again.")
+    assert alone.startswith("За столом только вы.")
+    assert ru("⭐ {name} completed {colour}!", name="Вика", colour="🟣 фиолетовый") == "⭐ Вика: 🟣 фиолетовый собран!"
+    assert ru("{name} took one {colour} from the centre (alternative move).", name="Вика", colour="🔴 красный") \
+        .endswith("(вместо того чтобы тянуть).")
+    assert ru("I did not understand that. See /help.") == "Я понимаю команды и кнопки — см. /help."
+    laid = nt("ru", "{name} laid {tile} and formed a set: {sets}.", "{name} laid {tile} and formed {n} sets: {sets}.",
+              1, name="Вика", tile="синяя звезда + жёлтая звезда", sets="…")
+    assert laid.startswith("Вика выкладывает жетон «синяя звезда + жёлтая звезда»")
+    confirm = nt("ru", "🔷 <b>Trio</b>: lay {tile} at place {k}? It forms a set: {sets}.",
+                 "🔷 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", 1,
+                 tile="синяя звезда + жёлтая звезда", k=1, sets="…")
+    assert "выложить жетон «синяя звезда + жёлтая звезда» на место 1?" in confirm
+    from bot.games.cones import CONES_RULES
+    rules = t("ru", CONES_RULES, equal="x", no_same_pile="y")
+    assert "Башни (16, 20 или 24) пронумерованы" in rules and "16/20/24" not in rules
+    assert t("ru", "Bonus from rack") == "Бонусный ход с подставки"
+    assert "(" not in t("ru", OPTION_LABELS["equal"][1])  # shown in brackets in the lobby: none nested
+    from render.cones import WORDS
+    assert WORDS["ru"]["neutral"] == "без хозяина"
+    everything = "\n".join(s for kind in GLOSSARY for s in game_texts(kind)) + "\n".join(
+        s for path in LOCALES.glob("*.po") for s in re.findall(r'msgstr(?:\[\d\])? "(.*)"', path.read_text()))
+    for old in ("(а)", "(и)", "за него", "Не понял", "собирает весь", "альтернативный ход", "Вы за столом один",
+                "присоединяется из личного", "пронумерованные башни", "Призовой из подставки", "нажмите START",
+                "откроет личный чат", "Мест нет (", "ничьи"):
+        assert old not in everything, old
+
+
+def test_a_lone_fourth_place_is_not_read_as_list_numbering():
+    from types import SimpleNamespace
+    from bot.games.base import Ctx
+    from bot.games import adapter_for
+    ui = adapter_for("cones")
+    ctx = Ctx(SimpleNamespace(kind="cones"), None, None, "ru", "bot")
+    line = ui.private_line(ctx, 4, [1, 2, 3, 4], "3 башни")
+    assert line.startswith("🔺 <b>Конусы</b>: место 4 из 4"), line
+    assert ui.private_line(ctx, 2, [1, 2, 3, 4], "x").startswith("🥈")
+
+
+# ---- /rules, /start, the host's own name, icons ----------------------------------------------
+
+async def test_rules_of_an_unknown_game_say_it_is_unknown(fake, runner):
+    anna = Player(fake, runner, 1, "Anna", lang="ru")
+    await anna.start_private()
+    await anna.say(anna.id, "/rules шахматы")
+    text = fake.last_bot_message(anna.id).text
+    assert text.startswith("Не знаю игру «шахматы».") and "/rules" in text
+    await anna.say(anna.id, "/rules")
+    assert fake.last_bot_message(anna.id).text.startswith("Правила какой игры?")
+
+
+async def test_start_introduces_the_bot_once(fake, runner):
+    anna = Player(fake, runner, 1, "Anna", lang="ru")
+    await anna.start_private()
+    text = fake.last_bot_message(anna.id).text
+    assert text.startswith("👋 Привет, \u2068Anna\u2069!")
+    assert text.count("проводит настольные игры") + text.count("провожу настольные игры") == 1, text
+
+
+async def test_a_host_without_the_private_chat_is_told_what_to_do_not_her_own_name(fake, runner):
+    fake.add_group(GROUP, "Friday")
+    anna = Player(fake, runner, 1, "Anna", opened_private=False)
+    boris = Player(fake, runner, 2, "Boris")
+    await boris.start_private()
+    await anna.say(GROUP, "/new cones")
+    lobby = fake.last_bot_message(GROUP)
+    await boris.press(GROUP, lobby.message_id, button_data(lobby, text="Join"))
+    answer = await anna.press(GROUP, lobby.message_id, button_data(lobby, text="Start"))
+    assert answer["show_alert"] and "Anna" not in answer["text"]
+    assert answer["text"] == f"Open the private chat with me first (@{BOT}, START), then tap Start again."
+    # Someone else pressing Start hears whom they wait for.
+    admin_game = next(g for g in await runner.games() if g.chat_id == GROUP)
+    assert admin_game.status == "lobby"
+
+
+@pytest.mark.parametrize("kind", ["lucky", "genial"])
+def test_a_finished_table_says_once_that_the_game_is_over(kind):
+    """«Резерв пуст: игра окончена.» was followed by «Игра окончена.»."""
+    import random
+    from types import SimpleNamespace
+
+    from bot.games import adapter_for
+    from bot.games.base import Ctx
+    from bot.store import Seat
+    from engines.base import event_dict
+    eng = __import__(f"engines.{kind}", fromlist=["setup"])
+    rng = random.Random(3)
+    state = eng.setup(2, registry.info(kind).default_options(), 11)
+    events: list[dict] = []
+    while eng.current_player(state) is not None:
+        seat = eng.current_player(state)
+        state, new = eng.apply(state, seat, rng.choice(eng.legal_actions(state, seat)))
+        events = [event_dict(e) for e in new]
+    game = SimpleNamespace(seats=[Seat(0, 1, "Аня"), Seat(1, 2, "Вика")], last_events=events, short_id="z9",
+                           kind=kind, chat_id=-100900, table_msg=5, status="finished")
+    endings = [events]
+    if kind == "lucky":  # a game that stalls or runs out of tokens ends with «…: игра окончена.»
+        endings += [[{"kind": "GameEnded", "reason": reason, "winners": []}]
+                    for reason in (eng.REASON_STALL, "reserve_empty")]
+    else:
+        endings += [[{"kind": "GameEnded", "reason": "no_tiles"}]]
+    for last in endings:
+        game.last_events = last
+        for lang, said in (("ru", "окончен"), ("en", "game ends")):
+            text = adapter_for(kind).table(Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="b")).text
+            assert text.lower().count(said) + text.lower().count("game over") == 1, text
