@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, draw_symbol, fit, font,
-    min_font, new_canvas, paste_box, paste_flat_shape, paste_flat_symbol, put_text,
+    min_font, new_canvas, note_symbol, paste_box, paste_flat_shape, paste_flat_symbol, put_text,
     safe_text, text_width,
 )
 
@@ -139,6 +139,8 @@ def _tower(img: Image.Image, base: str, chips: Sequence[str], cx: float, bottom:
     pile's height, in its corner, still counts them)."""
     def put(colour, w_bottom, w_top, h, r, top):
         tile = _band_tile(colour, int(w_bottom), int(w_top), h, r, bg)
+        if colour is not None:
+            note_symbol(2 * r)
         img.paste(tile, (round(cx - tile.width / 2), round(top)))
 
     put(base, BASE_W, BASE_W - 12, BASE_H, 13, bottom - BASE_H)

@@ -27,8 +27,8 @@ from engines.genial.geometry import ROW_LETTERS, cell_label
 from engines.genial.views import scoring_cells
 from render.common import (
     BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, fit, layer_copy, min_font, new_canvas,
-    paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite, stored_layer,
-    text_width,
+    note_symbol, paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite,
+    stored_layer, text_width,
 )
 
 WORDS = {
@@ -193,6 +193,7 @@ def _paste_symbols(img: Image.Image, s: float, c1, c2, first: str | None, second
     """A tile's symbols on its halves centred at c1 and c2 (None: no symbol)."""
     for colour, c in ((first, c1), (second, c2)):
         if colour is not None:
+            note_symbol(2 * 0.56 * s)
             paste_sprite(img, _symbol_sprite(colour, s), *c)
 
 
@@ -270,9 +271,11 @@ def _paste_flat_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str, 
     _paste_flat(img, _flat_body(s, dq, dr), (x1 + x2) / 2, (y1 + y2) / 2)
     _paste_flat(img, _flat_symbol(first, s), x1, y1)
     _paste_flat(img, _flat_symbol(second, s), x2, y2)
+    note_symbol(2 * 0.56 * s)
 
 
 def _paste_symbol(img: Image.Image, colour: str, cx: float, cy: float, s: float) -> None:
+    note_symbol(2 * 0.56 * s)
     paste_sprite(img, _symbol_sprite(colour, round(s, 2)), cx, cy)
 
 
@@ -620,60 +623,13 @@ def _collides(circles, placed, box) -> float:
     return bad
 
 
-def _candidates_frame(view: Mapping[str, Any], cells: Sequence[tuple[int, int]]) -> tuple[_Grid, int, int]:
-    """The grid and picture size of :func:`candidates` for candidates on ``cells``."""
-    s, bw, bh, ucx, ucy = _window(view, list(cells) or [(0, 0)], CAND_MAX - 2 * CAND_PAD,
-                                  CAND_MAX - CAND_HEAD - 2 * CAND_PAD, CAND_MIN_W - 2 * CAND_PAD,
-                                  CAND_MIN_H - CAND_HEAD - 2 * CAND_PAD, CAND_S_MAX)
-    width, height = bw + 2 * CAND_PAD, bh + 2 * CAND_PAD + CAND_HEAD
-    grid = _Grid(view["radius"], s, width / 2 - ucx * s, CAND_HEAD + (height - CAND_HEAD) / 2 - ucy * s)
-    return grid, width, height
-
-
-def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang: str = "ru",
-               names: Sequence[str] = ()) -> Image.Image:
-    """The board around numbered candidate placements of one tile, for choosing by number.
-
-    cands: ``(number, colour_first, colour_second, cell_first, cell_second)`` each, with colours
-    and cells as :func:`preview` takes them (up to about 10). The picture (1040-1280 px wide,
-    at most 1280 px tall) zooms on the part of the board that holds every candidate; each is a
-    ghost of the tile on its two cells (its symbols shown where no other candidate puts another
-    colour) with a big yellow numbered badge on the edge between the cells. Candidates on the
-    same pair of cells get badges that carry the two colours in order, set side by side;
-    badges that would overlap are moved apart with a leader line to their tile.
-    names: accepted like :func:`table`'s; the picture names nobody.
-    """
-    words = _w(lang)
-    items = [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
-             for n, c1, c2, a, b in cands]
-    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
-    s = grid.s
-    img, draw = new_canvas(width, height)
-    box = (0, CAND_HEAD, width, height)
-    letters = max(min_font(width), int(s * 0.55))
-    _draw_window(img, view, grid, box, letters=letters)
-    if not items:
-        _cand_header(img, items, words)
-        return img
-    # what each covered cell would show: a colour if every candidate on it agrees
-    on_cell: dict[tuple[int, int], set[str]] = {}
-    for _, c1, c2, a, b in items:
-        on_cell.setdefault(a, set()).add(c1)
-        on_cell.setdefault(b, set()).add(c2)
+def _layout_badges(items, grid: _Grid, width: int, height: int, size: int, on_cell) -> list:
+    """Each candidate's badge: (number, colours, kind, centre, tile's middle, radius, axis),
+    moved apart if it would overlap."""
     pairs: dict[frozenset, list[int]] = {}
     for k, (_, _, _, a, b) in enumerate(items):
         pairs.setdefault(frozenset((a, b)), []).append(k)
-    # ghosts: the bodies first, then the symbols every candidate agrees on
-    for ks in pairs.values():
-        k = ks[0]
-        a, b = items[k][3], items[k][4]
-        _halo(draw, grid.centre(*a), grid.centre(*b), s, (255, 255, 255), max(3.0, s * 0.09))
-        _ghost_body(img, grid, a, b, TILE_GHOST, GHOST_ALPHA)
-    for cell, colours in on_cell.items():
-        if len(colours) == 1:
-            _paste_symbol(img, next(iter(colours)), *grid.centre(*cell), s * 0.92)
-    # badges: numbers big enough for a phone (14 px at 400 px wide), moved apart if they would overlap
-    size = max(min_font(width, 14.5), min(58, int(s * 0.42)))
+    s = grid.s
     placed: list[tuple[float, float, float]] = []
     badges = []
     area = (4, CAND_HEAD + 4, width - 4, height - 4)
@@ -713,11 +669,96 @@ def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang:
                     break
             placed += _badge_circles(kind, *best, r, axis)
             badges.append((n, c1, c2, kind, best, (mx, my), r, axis))
+    return badges
+
+
+def _badge_ink(kind: str, cx: float, cy: float, r: float, axis: tuple[float, float]):
+    """Circles covering what a badge draws in ink (its white rim aside): a disc, or a pill's
+    number, its two ends and the bar between them."""
+    if kind == "disc":
+        return [(cx, cy, r + 2)]
+    ux, uy = axis
+    off, end = r * PILL_OFF, r * PILL_END + 3
+    return [(cx, cy, r + 2)] + [(cx + ux * off * t, cy + uy * off * t, end) for t in (-1, -0.5, 0.5, 1)]
+
+
+def candidate_badges(view: Mapping[str, Any], cands: Sequence[Sequence[Any]]) -> list[tuple[int, list]]:
+    """Each badge of :func:`candidates` as (number, circles covering its ink), for tests."""
+    items = _items(cands)
+    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
+    badges = _layout_badges(items, grid, width, height, _badge_size(width, grid.s), _on_cell(items))
+    return [(n, _badge_ink(kind, *at, r, axis)) for n, _, _, kind, at, _, r, axis in badges]
+
+
+def _items(cands):
+    return [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
+            for n, c1, c2, a, b in cands]
+
+
+def _on_cell(items) -> dict[tuple[int, int], set[str]]:
+    """What each covered cell would show: the colours candidates put on it."""
+    on_cell: dict[tuple[int, int], set[str]] = {}
+    for _, c1, c2, a, b in items:
+        on_cell.setdefault(a, set()).add(c1)
+        on_cell.setdefault(b, set()).add(c2)
+    return on_cell
+
+
+def _badge_size(width: int, s: float) -> int:
+    """The badges' numbers: big enough for a phone (14 px at 400 px wide)."""
+    return max(min_font(width, 14.5), min(58, int(s * 0.42)))
+
+
+def _candidates_frame(view: Mapping[str, Any], cells: Sequence[tuple[int, int]]) -> tuple[_Grid, int, int]:
+    """The grid and picture size of :func:`candidates` for candidates on ``cells``."""
+    s, bw, bh, ucx, ucy = _window(view, list(cells) or [(0, 0)], CAND_MAX - 2 * CAND_PAD,
+                                  CAND_MAX - CAND_HEAD - 2 * CAND_PAD, CAND_MIN_W - 2 * CAND_PAD,
+                                  CAND_MIN_H - CAND_HEAD - 2 * CAND_PAD, CAND_S_MAX)
+    width, height = bw + 2 * CAND_PAD, bh + 2 * CAND_PAD + CAND_HEAD
+    grid = _Grid(view["radius"], s, width / 2 - ucx * s, CAND_HEAD + (height - CAND_HEAD) / 2 - ucy * s)
+    return grid, width, height
+
+
+def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang: str = "ru",
+               names: Sequence[str] = ()) -> Image.Image:
+    """The board around numbered candidate placements of one tile, for choosing by number.
+
+    cands: ``(number, colour_first, colour_second, cell_first, cell_second)`` each, with colours
+    and cells as :func:`preview` takes them (up to about 10). The picture (1040-1280 px wide,
+    at most 1280 px tall) zooms on the part of the board that holds every candidate; each is a
+    ghost of the tile on its two cells (its symbols shown where no other candidate puts another
+    colour) with a big yellow numbered badge on the edge between the cells. Candidates on the
+    same pair of cells get badges that carry the two colours in order, set side by side;
+    badges that would overlap are moved apart with a leader line to their tile.
+    names: accepted like :func:`table`'s; the picture names nobody.
+    """
+    words = _w(lang)
+    items = _items(cands)
+    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
+    s = grid.s
+    img, draw = new_canvas(width, height)
+    box = (0, CAND_HEAD, width, height)
+    letters = max(min_font(width), int(s * 0.55))
+    _draw_window(img, view, grid, box, letters=letters)
+    if not items:
+        _cand_header(img, items, words)
+        return img
+    on_cell = _on_cell(items)
+    # ghosts: the bodies first (one per pair of cells), then the symbols every candidate agrees on
+    for a, b in {frozenset((it[3], it[4])): (it[3], it[4]) for it in items}.values():
+        _halo(draw, grid.centre(*a), grid.centre(*b), s, (255, 255, 255), max(3.0, s * 0.09))
+        _ghost_body(img, grid, a, b, TILE_GHOST, GHOST_ALPHA)
+    for cell, colours in on_cell.items():
+        if len(colours) == 1:
+            _paste_symbol(img, next(iter(colours)), *grid.centre(*cell), s * 0.92)
+    size = _badge_size(width, s)
+    badges = _layout_badges(items, grid, width, height, size, on_cell)
     for _, _, _, _, (px, py), (mx, my), r, _ in badges:  # leaders under every badge
         if math.hypot(px - mx, py - my) > r * 0.6:
             draw.line((px, py, mx, my), fill=(255, 255, 255), width=7)
             draw.line((px, py, mx, my), fill=INK, width=3)
             draw.ellipse((mx - 8, my - 8, mx + 8, my + 8), fill=INK, outline=(255, 255, 255), width=2)
+            note_symbol(16)
     for n, c1, c2, kind, (px, py), _, r, (ux, uy) in badges:
         if kind == "pill":
             off = r * PILL_OFF
