@@ -645,28 +645,28 @@ def _collides(circles, placed, box) -> tuple[float, float]:
 
 
 def _badge_tries(kind: str, mx: float, my: float, r: float, s: float, axis, j: int, same: int):
-    """Where a badge may go, best first: beside its tile if it would hide the tile's colours,
-    side by side with the badges of the same cells, on the tile, then rings further out."""
+    """Where a badge may go, best first (lazily: most badges take one of the first): beside its
+    tile if it would hide the tile's colours, side by side with the badges of the same cells,
+    on the tile, then rings further out."""
     perp = (-axis[1], axis[0])
     step = r * 2 + 2 * BADGE_INK + BADGE_GAP
-    tries = []
     if kind == "disc" and s < 1.75 * r:  # a badge on the tile would hide its colours
         d_off = 0.8 * s + 0.75 * r
-        tries += [(mx + perp[0] * d_off, my + perp[1] * d_off), (mx - perp[0] * d_off, my - perp[1] * d_off)]
+        yield mx + perp[0] * d_off, my + perp[1] * d_off
+        yield mx - perp[0] * d_off, my - perp[1] * d_off
     if same > 1:  # side by side across the pair
         first = (j - (same - 1) / 2) * step
-        tries.append((mx + perp[0] * first, my + perp[1] * first))
-    tries.append((mx, my))
+        yield mx + perp[0] * first, my + perp[1] * first
+    yield mx, my
     if kind == "pill":  # a pill stays parallel to its tile, beside it
         for k2 in (0.5, 1, 1.5, 2, 2.5, 3):
-            tries += [(mx + perp[0] * step * k2, my + perp[1] * step * k2),
-                      (mx - perp[0] * step * k2, my - perp[1] * step * k2)]
+            yield mx + perp[0] * step * k2, my + perp[1] * step * k2
+            yield mx - perp[0] * step * k2, my - perp[1] * step * k2
     for ring in range(1, 9):  # far enough that a crowd of ten always finds free places
         n = 12 if ring < 3 else 24
         for t in range(n):
             ang = math.radians(t * 360 / n + (15 if ring % 2 else 0))
-            tries.append((mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3))
-    return tries
+            yield mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3
 
 
 def _layout_badges(items, grid: _Grid, width: int, height: int, size: int, on_cell) -> list:
