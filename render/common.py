@@ -13,6 +13,8 @@ change, at a third of the bytes of JPEG q90 and half of a full-colour PNG, in un
 
 Legibility: every picture keeps its smallest text at least ``LEGIBLE_PX`` (11) px tall when
 scaled to 400 px wide (a phone); :func:`min_font` gives the size, :func:`font_sizes` checks it.
+Symbols a player reads follow the same rule (:func:`symbol_sizes`), and text colours keep 4.5:1
+against what is under them (:func:`text_colours`, :func:`contrast`).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 BACKGROUND = (246, 241, 228)
 INK = (40, 40, 40)
-MUTED = (130, 125, 115)
+MUTED = (105, 100, 92)  # grey labels: 4.5:1 (WCAG, body text) on every panel they are drawn on
 HIGHLIGHT = (255, 196, 0)
 GRID = (205, 198, 180)
 
@@ -80,6 +82,61 @@ class _Font(ImageFont.FreeTypeFont):
 def _note(size: int) -> None:
     for sizes in _RECORDERS:
         sizes.append(size)
+
+
+# Symbols a player reads (a colour's shape on a chip, a tile, a badge) follow the text's rule:
+# at least LEGIBLE_PX across at 400 px wide. A symbol's size is the diameter of the circle it is
+# drawn in, as a font's size is its em. Renderers note them while drawing (:func:`note_symbol`).
+_SYMBOL_RECORDERS: list[list[float]] = []
+
+
+def note_symbol(size: float) -> None:
+    """Note a symbol a player reads, ``size`` px across (see :func:`symbol_sizes`)."""
+    for sizes in _SYMBOL_RECORDERS:
+        sizes.append(float(size))
+
+
+@contextmanager
+def symbol_sizes() -> Iterator[list[float]]:
+    """The sizes (px across) of every symbol noted inside the block, like :func:`font_sizes`."""
+    sizes: list[float] = []
+    _SYMBOL_RECORDERS.append(sizes)
+    try:
+        yield sizes
+    finally:
+        _SYMBOL_RECORDERS.remove(sizes)
+
+
+# Text colours against what lies under them, noted while drawing (:func:`text_colours`): labels
+# are held to WCAG's 4.5:1 for body text, greys included.
+_COLOUR_RECORDERS: list[list[tuple[str, tuple, tuple]]] = []
+
+
+@contextmanager
+def text_colours() -> Iterator[list[tuple[str, tuple, tuple]]]:
+    """``(text, fill, background)`` of every text drawn by :func:`put_text` inside the block; the
+    background is the commonest colour under the text's box before it was drawn."""
+    seen: list[tuple[str, tuple, tuple]] = []
+    _COLOUR_RECORDERS.append(seen)
+    try:
+        yield seen
+    finally:
+        _COLOUR_RECORDERS.remove(seen)
+
+
+def luminance(colour) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 @contextmanager
@@ -140,7 +197,20 @@ def put_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, 
     if _RECORDERS:
         _note(size)
     mask, x0, y0 = _text_mask(text, size, bold, anchor)
-    image.paste(fill, (round(xy[0]) + x0, round(xy[1]) + y0), mask)
+    at = (round(xy[0]) + x0, round(xy[1]) + y0)
+    if _COLOUR_RECORDERS:
+        _note_colours(image, text, fill, (*at, at[0] + mask.width, at[1] + mask.height))
+    image.paste(fill, at, mask)
+
+
+def _note_colours(image: Image.Image, text: str, fill, box) -> None:
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(image.width, box[2]), min(image.height, box[3])
+    if x1 <= x0 or y1 <= y0:
+        return  # wholly outside the picture
+    region = image.crop((x0, y0, x1, y1)).convert("RGB")
+    under = max(region.getcolors(region.width * region.height))[1]
+    for seen in _COLOUR_RECORDERS:
+        seen.append((text, tuple(fill[:3]), tuple(under)))
 
 
 def fit(text: str, size: int, width: float, bold: bool = False) -> str:
@@ -272,6 +342,7 @@ def draw_shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: f
 def draw_symbol(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float,
                 outline=INK, width: int = 2) -> None:
     """A colour drawn as its own symbol in its own colour (never colour alone)."""
+    note_symbol(2 * r)
     draw_shape(draw, SYMBOLS[colour], cx, cy, r, fill=COLOURS[colour], outline=outline, width=width)
 
 
@@ -321,6 +392,7 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, cx: float, cy: float) 
 def paste_shape(image: Image.Image, shape: str, cx: float, cy: float, r: float, fill,
                 outline=INK, width: int = 2) -> None:
     """:func:`draw_shape`, antialiased, from the sprite cache (r rounded to half a pixel)."""
+    note_symbol(2 * r)
     paste_sprite(image, shape_sprite(shape, round(r * 2) / 2, fill, outline, int(width)), cx, cy)
 
 
@@ -353,6 +425,7 @@ def paste_flat(image: Image.Image, flat: Image.Image, cx: float, cy: float) -> N
 def paste_flat_shape(image: Image.Image, shape: str, cx: float, cy: float, r: float, fill, bg,
                      outline=INK, width: int = 2) -> None:
     """:func:`paste_shape` on a plain ``bg`` (the square around the shape must be ``bg``)."""
+    note_symbol(2 * r)
     paste_flat(image, flat_shape(shape, round(r * 2) / 2, fill, outline, int(width), tuple(bg)), cx, cy)
 
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, draw_symbol, fit, font,
-    min_font, new_canvas, paste_box, paste_flat_shape, paste_flat_symbol, put_text,
+    min_font, new_canvas, note_symbol, paste_box, paste_flat_shape, paste_flat_symbol, put_text,
     safe_text, text_width,
 )
 
@@ -37,7 +37,8 @@ COLOUR_NAMES = {
 
 MARGIN = 16
 GAP = 10
-CELL = 196  # pile cell, square
+CELL = 196  # pile cell's width
+CELL_H = 216  # and height: taller than wide, for a tower of four legible chips (4 rows fit 1280 px)
 HEADER_H = 64
 CARD_HEAD = 60  # name row of a player card
 CARD_ROW = 50  # one row of chip counts
@@ -46,13 +47,18 @@ CARD_GAP = 10
 PANEL = (253, 251, 246)
 GRID_LINE = (200, 192, 175)
 TURN_BG = (255, 238, 176)
-BAND_H = 22  # one chip in a tower
-BASE_H = 36
-BASE_W = 128
-CHIP_W = 104  # the lowest chip; each one above is CHIP_STEP narrower
-CHIP_STEP = 8
-TOWER_ROOM = CELL - 66  # the tower stays below the pile's number and colour
 TEXT = min_font(6 * CELL + 5 * GAP + 2 * MARGIN)  # 35 px: 11 px at 400 px wide on the widest table
+# Every symbol a player reads is as big as the text (11 px at 400 px wide on the widest table):
+# a chip's colour and what lies under it decide where to play (a same colour removes both).
+SYMBOL_R = TEXT / 2
+BAND_H = TEXT + 5  # one chip in a tower: its symbol and a rim
+BASE_H = BAND_H
+BASE_W = 100
+CHIP_W = 80  # the lowest chip; each one above is CHIP_STEP narrower
+CHIP_STEP = 4
+TOWER_X = 100  # the tower's axis from the cell's left: between the number box and the top symbol
+TOWER_BOTTOM = CELL_H - 8
+TOWER_ROOM = TOWER_BOTTOM - 6  # base and four bands, up to the cell's top
 
 
 def _w(lang: str) -> dict[str, str]:
@@ -89,7 +95,7 @@ def _layout(piles: int, colours: int, over: bool) -> dict[str, int]:
         card_h = CARD_END_H
     else:
         card_h = CARD_HEAD + CARD_ROW * -(-colours // _per_row(colours)) + 8
-    height = MARGIN + HEADER_H + rows * CELL + (rows - 1) * GAP + GAP * 2 + card_h + MARGIN
+    height = MARGIN + HEADER_H + rows * CELL_H + (rows - 1) * GAP + GAP * 2 + card_h + MARGIN
     return {"cols": cols, "rows": rows, "width": width, "height": height, "card_h": card_h,
             "grid_top": MARGIN + HEADER_H, "cards_top": height - MARGIN - card_h}
 
@@ -110,9 +116,10 @@ def _band(draw: ImageDraw.ImageDraw, colour: str, cx: float, bottom: float, w_bo
 
 
 @lru_cache(maxsize=512)
-def _band_tile(colour: str | None, w_bottom: int, w_top: int, h: int, r: float, bg) -> Image.Image:
-    """One band of a tower (a chip, the base, or the fold of hidden chips when colour is None)
-    on the cell's tint: an RGB rectangle to paste without a mask (bands never overlap)."""
+def _band_tile(colour: str | None, w_bottom: int, w_top: int, h: int, r: float, bg,
+               folded: int = 0) -> Image.Image:
+    """One band of a tower (a chip, the base, or the fold of ``folded`` hidden chips when colour
+    is None) on the cell's tint: an RGB rectangle to paste without a mask (bands never overlap)."""
     ss = 3
     img = Image.new("RGB", ((w_bottom + 2) * ss, h * ss), bg)
     draw = ImageDraw.Draw(img)
@@ -120,39 +127,42 @@ def _band_tile(colour: str | None, w_bottom: int, w_top: int, h: int, r: float, 
     if colour is None:
         draw.rounded_rectangle((cx - w_top * ss / 2, 2 * ss, cx + w_top * ss / 2, bottom - ss), radius=6 * ss,
                                fill=(255, 255, 255), outline=INK, width=2 * ss)
-        for k in (-1, 0, 1):  # three dots: more chips below, counted in the corner
-            dx, dy = cx + k * 9 * ss, (h * ss) / 2
-            draw.ellipse((dx - 2.5 * ss, dy - 2.5 * ss, dx + 2.5 * ss, dy + 2.5 * ss), fill=INK)
     else:
         draw.polygon(_trapezoid(cx, bottom, w_bottom * ss, w_top * ss, (h - 1) * ss), fill=COLOURS[colour],
                      outline=INK, width=2 * ss)
         draw_shape(draw, SYMBOLS[colour], cx, bottom - (h - 1) * ss / 2, r * ss, fill=(255, 255, 255),
-                   outline=INK, width=ss)
-    return img.reduce(ss)
+                   outline=INK, width=2 * ss)
+    img = img.reduce(ss)
+    if colour is None:  # "+k": k more chips below (the pile's height, in its corner, counts all)
+        put_text(img, (img.width / 2, h / 2), f"+{folded}", TEXT, bold=True, anchor="mm")
+    return img
 
 
 def _tower(img: Image.Image, base: str, chips: Sequence[str], cx: float, bottom: float,
            room: float, bg) -> None:
-    """A base (wide, tall band) with the chips stacked above, narrowing upwards.
+    """A base (the widest band) with the chips stacked above, narrowing upwards.
 
-    When the stack does not fit in ``room`` px, the bottom chips fold into a dotted band (the
-    pile's height, in its corner, still counts them)."""
-    def put(colour, w_bottom, w_top, h, r, top):
-        tile = _band_tile(colour, int(w_bottom), int(w_top), h, r, bg)
+    When the stack does not fit in ``room`` px, the bottom chips fold into a band "+k" (the
+    pile's height, in its corner, still counts them): the top chips, which the next moves
+    uncover, stay legible."""
+    def put(colour, w_bottom, w_top, h, top, folded=0):
+        tile = _band_tile(colour, int(w_bottom), int(w_top), h, SYMBOL_R, bg, folded)
+        if colour is not None:
+            note_symbol(2 * SYMBOL_R)
         img.paste(tile, (round(cx - tile.width / 2), round(top)))
 
-    put(base, BASE_W, BASE_W - 12, BASE_H, 13, bottom - BASE_H)
+    put(base, BASE_W, BASE_W - 8, BASE_H, bottom - BASE_H)
     y = bottom - BASE_H
     w = CHIP_W
     fit_n = max(1, int((room - BASE_H) // BAND_H))
     shown = list(chips)
     if len(shown) > fit_n:
         shown = shown[len(shown) - (fit_n - 1):]
-        put(None, w, w - 10, BAND_H, 0, y - BAND_H)
+        put(None, w, w - CHIP_STEP, BAND_H, y - BAND_H, len(chips) - len(shown))
         y -= BAND_H
         w -= CHIP_STEP
     for chip in shown:
-        put(chip, w, w - CHIP_STEP, BAND_H, 8.5, y - BAND_H)
+        put(chip, w, w - CHIP_STEP, BAND_H, y - BAND_H)
         y -= BAND_H
         w -= CHIP_STEP
 
@@ -162,11 +172,11 @@ def _pile_frame(top: str, lit: bool) -> Image.Image:
     """A pile's cell: tinted with its top colour, rimmed (yellow around the last move's pile),
     the top colour's symbol at the top right."""
     pad = 6 if lit else 0
-    size = CELL + 2 * pad
-    img = Image.new("RGB", (size, size), BACKGROUND)
+    size = (CELL + 2 * pad, CELL_H + 2 * pad)
+    img = Image.new("RGB", size, BACKGROUND)
     if lit:
-        paste_box(img, (0, 0, size, size), 18, HIGHLIGHT)
-    paste_box(img, (pad, pad, pad + CELL, pad + CELL), 14, _tint(top), _dark(top), 3,
+        paste_box(img, (0, 0, *size), 18, HIGHLIGHT)
+    paste_box(img, (pad, pad, pad + CELL, pad + CELL_H), 14, _tint(top), _dark(top), 3,
               bg=HIGHLIGHT if lit else BACKGROUND)
     paste_flat_symbol(img, top, pad + CELL - 32, pad + 31, 22, _tint(top))
     return img
@@ -189,11 +199,11 @@ def _pile(img: Image.Image, pile: dict[str, Any], x: int, y: int, lit: bool) -> 
     pad = 6 if lit else 0
     img.paste(_pile_frame(top, lit), (x - pad, y - pad))
     # the tower, then the pile number (top-left) over it
-    _tower(img, pile["base"], pile["chips"], x + CELL / 2 - 16, y + CELL - 10, TOWER_ROOM, _tint(top))
+    _tower(img, pile["base"], pile["chips"], x + TOWER_X, y + TOWER_BOTTOM, TOWER_ROOM, _tint(top))
     img.paste(_pile_number(pile["number"], top, lit), (x + 7, y + 7))
     # chip count, bottom-right (no number for a bare base)
     if pile["height"]:
-        put_text(img, (x + CELL - 10, y + CELL - 10), str(pile["height"]), TEXT, bold=True, anchor="rs")
+        put_text(img, (x + CELL - 10, y + CELL_H - 10), str(pile["height"]), TEXT, bold=True, anchor="rs")
 
 
 # ---------------------------------------------------------------- header and cards
@@ -217,8 +227,8 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], w
     if undrawn:
         xx = right - text_width(text, TEXT) - 30
         for colour in sorted(undrawn, key=view["colours"].index, reverse=True):
-            paste_flat_symbol(img, colour, xx - 16, cy, 16, BACKGROUND)
-            xx -= 38
+            paste_flat_symbol(img, colour, xx - 18, cy, 18, BACKGROUND)
+            xx -= 42
         if xx - text_width(words["neutral"] + ":", TEXT) > x:
             put_text(img, (xx, cy), words["neutral"] + ":", TEXT, fill=MUTED, anchor="rm")
 
@@ -278,15 +288,16 @@ def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], sea
 
 @lru_cache(maxsize=160)
 def _supply_item(colour: str, n: int, bg) -> Image.Image:
-    """"(symbol) ×n" of a player's chips of one colour; greyed out at zero."""
+    """"(symbol) ×n" of a player's chips of one colour; at zero an empty outline and a grey
+    "×0" (grey that still reads: 4.5:1 on the card)."""
     img = Image.new("RGB", (max(92, 45 + int(text_width(f"×{n}", TEXT, True))), CARD_ROW), bg)
     cy = CARD_ROW / 2
     if n:
-        paste_flat_symbol(img, colour, 20, cy, 17, bg)
+        paste_flat_symbol(img, colour, 20, cy, 18, bg)
         put_text(img, (41, cy), f"×{n}", TEXT, bold=True, anchor="lm")
     else:
-        paste_flat_shape(img, SYMBOLS[colour], 20, cy, 17, None, bg, outline=GRID_LINE, width=2)
-        put_text(img, (41, cy), "×0", TEXT, fill=GRID_LINE, anchor="lm")
+        paste_flat_shape(img, SYMBOLS[colour], 20, cy, 18, None, bg, outline=MUTED, width=2)
+        put_text(img, (41, cy), "×0", TEXT, fill=MUTED, anchor="lm")
     return img
 
 
@@ -335,7 +346,7 @@ def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
     for i, pile in enumerate(piles):
         row, col = divmod(i, lay["cols"])
         x = MARGIN + col * (CELL + GAP)
-        y = lay["grid_top"] + row * (CELL + GAP)
+        y = lay["grid_top"] + row * (CELL_H + GAP)
         _pile(image, pile, x, y, pile["number"] == lit)
     card_w = (lay["width"] - 2 * MARGIN - (players - 1) * CARD_GAP) / players
     for seat in range(players):

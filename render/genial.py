@@ -26,9 +26,9 @@ from PIL import Image, ImageDraw
 from engines.genial.geometry import ROW_LETTERS, cell_label
 from engines.genial.views import scoring_cells
 from render.common import (
-    BACKGROUND, COLOURS, HIGHLIGHT, INK, MUTED, SYMBOLS, draw_shape, fit, layer_copy, min_font, new_canvas,
-    paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text, safe_text, shape_sprite, stored_layer,
-    text_width,
+    BACKGROUND, COLOURS, HIGHLIGHT, INK, LEGIBLE_PX, MUTED, PHONE_WIDTH, SYMBOLS, draw_shape, fit, layer_copy,
+    min_font, new_canvas, note_symbol, paste_box, paste_flat_symbol, paste_sprite, paste_symbol, put_text,
+    safe_text, shape_sprite, stored_layer, text_width,
 )
 
 WORDS = {
@@ -60,11 +60,13 @@ PANEL = (253, 251, 246)
 PANEL_EDGE = (200, 192, 175)
 TURN_BG = (255, 238, 176)
 LOW_BG = (250, 214, 206)
-LOW_MARK = (200, 40, 40)
+LOW_MARK = (180, 30, 30)  # 4.5:1 (WCAG) on LOW_BG, as its figures need
 MAX_BG = (212, 236, 200)
 SCORING_RING = (255, 255, 255)
 GAP = 3.2  # inset of every hex, so tiles show their outline
 ORDER = ("red", "orange", "yellow", "green", "blue", "purple")
+SYMBOL_K = 0.56  # a tile half's symbol: its radius in hex sizes
+LAST_RIM_AT_400 = 4.0  # the last move's rim on the table, px when it is shown 400 px wide
 
 TEXT = min_font(W)  # 30: the smallest text on the table (11 px at 400 px wide)
 
@@ -127,9 +129,23 @@ def _halo(draw: ImageDraw.ImageDraw, c1, c2, s: float, colour, width: float) -> 
                   _pt(*c2, r, theta + 150), _pt(*c2, r, theta + 210)], fill=colour)
 
 
+def _last_move_rim(draw: ImageDraw.ImageDraw, c1, c2, s: float) -> None:
+    """The last move's rim on the table: a yellow band (bright on the dark tiles around) in a
+    black line (dark on the light board and empty cells), LAST_RIM_AT_400 px at 400 px wide.
+    It covers a few pixels of the neighbours' edges, never their symbols."""
+    total = LAST_RIM_AT_400 * W / PHONE_WIDTH
+    _halo(draw, c1, c2, s, INK, total)
+    _halo(draw, c1, c2, s, HIGHLIGHT, total * 2 / 3)
+
+
+def _legible_s(width: float) -> int:
+    """The smallest hex whose symbols stay LEGIBLE_PX across on a picture ``width`` px wide."""
+    return math.ceil(LEGIBLE_PX * width / PHONE_WIDTH / (2 * SYMBOL_K))
+
+
 def _symbol_on(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, s: float, k: float = 1) -> None:
     """A tile half's symbol, drawn on a canvas ``k`` times larger than the picture."""
-    draw_shape(draw, SYMBOLS[colour], cx, cy, s * 0.56 * k, fill=COLOURS[colour], outline=(20, 20, 20),
+    draw_shape(draw, SYMBOLS[colour], cx, cy, s * SYMBOL_K * k, fill=COLOURS[colour], outline=(20, 20, 20),
                width=max(1, int(s / 22)) * k)
 
 
@@ -140,7 +156,7 @@ SPRITE_CACHE_S = 60  # sprites of larger hexes (zoomed pictures) are drawn each 
 
 
 def _make_symbol_sprite(colour: str, s: float) -> Image.Image:
-    half = math.ceil(s * 0.56 + s / 22 + 2)
+    half = math.ceil(s * SYMBOL_K + s / 22 + 2)
     img = Image.new("RGBA", (2 * half * _SS,) * 2, (20, 20, 20, 0))
     _symbol_on(ImageDraw.Draw(img), colour, half * _SS, half * _SS, s, _SS)
     return img.reduce(_SS)
@@ -176,7 +192,7 @@ _zoomed_symbol_sprite = lru_cache(maxsize=24)(shape_sprite.__wrapped__)
 def _symbol_sprite(colour: str, s: float) -> Image.Image:
     if s <= SPRITE_CACHE_S:
         return _cached_symbol_sprite(colour, s)
-    r = round(s * 0.56 * 2) / 2
+    r = round(s * SYMBOL_K * 2) / 2
     return _zoomed_symbol_sprite(SYMBOLS[colour], r, COLOURS[colour], (20, 20, 20), max(1, int(s / 22)))
 
 
@@ -193,6 +209,7 @@ def _paste_symbols(img: Image.Image, s: float, c1, c2, first: str | None, second
     """A tile's symbols on its halves centred at c1 and c2 (None: no symbol)."""
     for colour, c in ((first, c1), (second, c2)):
         if colour is not None:
+            note_symbol(2 * SYMBOL_K * s)
             paste_sprite(img, _symbol_sprite(colour, s), *c)
 
 
@@ -270,9 +287,11 @@ def _paste_flat_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str, 
     _paste_flat(img, _flat_body(s, dq, dr), (x1 + x2) / 2, (y1 + y2) / 2)
     _paste_flat(img, _flat_symbol(first, s), x1, y1)
     _paste_flat(img, _flat_symbol(second, s), x2, y2)
+    note_symbol(2 * SYMBOL_K * s)
 
 
 def _paste_symbol(img: Image.Image, colour: str, cx: float, cy: float, s: float) -> None:
+    note_symbol(2 * SYMBOL_K * s)
     paste_sprite(img, _symbol_sprite(colour, round(s, 2)), cx, cy)
 
 
@@ -340,7 +359,7 @@ def _draw_tiles(img: Image.Image, grid: _Grid, tiles: Sequence[Mapping[str, Any]
         if only is not None and a not in only and b not in only:
             continue
         if k in recent:
-            _halo(draw, grid.centre(*a), grid.centre(*b), s, HIGHLIGHT, max(3.0, s * 0.13))
+            _last_move_rim(draw, grid.centre(*a), grid.centre(*b), s)
             _paste_tile(img, grid, a, b, t["colours"][0], t["colours"][1])
         elif flat:
             _paste_flat_tile(img, grid, a, b, t["colours"][0], t["colours"][1])
@@ -479,14 +498,15 @@ def _header(img: Image.Image, view: Mapping[str, Any], names: Sequence[str], lan
     elif view.get("first_round") and cur in view.get("needs_first", []):
         note = words["first"]
     drawn = view.get("drawn")
+    mini = _legible_s(W)
     if drawn:
-        right -= 80
+        right -= 2 * SQRT3 * mini + 14
     if note:
         note = fit(note, TEXT, right - x)
         put_text(img, (x, y), note, TEXT, fill=LOW_MARK, anchor="lm")
         x += text_width(note, TEXT) + 18
     if drawn:
-        _mini_tile(img, x + 34, y, 19, drawn)
+        _mini_tile(img, x + SQRT3 * mini + 4, y, mini, drawn)
 
 
 def _mini_tile(img: Image.Image, cx: float, cy: float, s: float, colours: Sequence[str]) -> None:
@@ -549,6 +569,8 @@ CAND_S_MAX = 150         # the largest hex (a few candidates close together)
 BADGE = HIGHLIGHT        # number badges: yellow, black number, black and white rims
 GHOST_ALPHA = 170
 PILL_OFF, PILL_END = 1.6, 0.74  # a pill badge: its ends (the colours) from the number, their radius
+BADGE_INK = 3  # a badge's black rim outside its radius (a pill's ends: 3 px around them)
+BADGE_GAP = 3  # between two badges' black rims: their white rims (5 px) may touch, never the numbers
 
 
 def _window(view: Mapping[str, Any], cells: Sequence[tuple[int, int]], max_w: float, max_h: float,
@@ -601,23 +623,108 @@ def _draw_window(img: Image.Image, view: Mapping[str, Any], grid: _Grid, box, *,
 
 
 def _badge_circles(kind: str, cx: float, cy: float, r: float, axis: tuple[float, float]):
+    """Circles covering what a badge draws in ink (its white rim aside): a disc, or a pill's
+    number, its two ends and the bar between them."""
     if kind == "disc":
-        return [(cx, cy, r)]
+        return [(cx, cy, r + BADGE_INK)]
     ux, uy = axis
-    off = r * PILL_OFF
-    return [(cx, cy, r), (cx - ux * off, cy - uy * off, r * PILL_END), (cx + ux * off, cy + uy * off, r * PILL_END)]
+    off, end = r * PILL_OFF, r * PILL_END + BADGE_INK + 1
+    return [(cx, cy, r + BADGE_INK)] + [(cx + ux * off * t, cy + uy * off * t, end) for t in (-1, -0.5, 0.5, 1)]
 
 
-def _collides(circles, placed, box) -> float:
-    """How much ``circles`` overlap the placed ones or leave ``box`` (0: not at all)."""
+def _collides(circles, placed, box) -> tuple[float, float]:
+    """How much ``circles`` overlap the placed ones (their white rims may touch), and how much
+    they leave ``box``: (0, 0) is a free place."""
     x0, y0, x1, y1 = box
-    bad = 0.0
+    overlap = outside = 0.0
     for cx, cy, r in circles:
-        bad += max(0.0, x0 - (cx - r)) + max(0.0, (cx + r) - x1) + max(0.0, y0 - (cy - r)) + max(0.0, (cy + r) - y1)
+        outside += max(0.0, x0 - (cx - r)) + max(0.0, (cx + r) - x1) + max(0.0, y0 - (cy - r)) + max(0.0, (cy + r) - y1)
         for px, py, pr in placed:
-            d = math.hypot(cx - px, cy - py)
-            bad += max(0.0, pr + r + 4 - d)
-    return bad
+            overlap += max(0.0, pr + r + BADGE_GAP - math.hypot(cx - px, cy - py))
+    return overlap, outside
+
+
+def _badge_tries(kind: str, mx: float, my: float, r: float, s: float, axis, j: int, same: int):
+    """Where a badge may go, best first (lazily: most badges take one of the first): beside its
+    tile if it would hide the tile's colours, side by side with the badges of the same cells,
+    on the tile, then rings further out."""
+    perp = (-axis[1], axis[0])
+    step = r * 2 + 2 * BADGE_INK + BADGE_GAP
+    if kind == "disc" and s < 1.75 * r:  # a badge on the tile would hide its colours
+        d_off = 0.8 * s + 0.75 * r
+        yield mx + perp[0] * d_off, my + perp[1] * d_off
+        yield mx - perp[0] * d_off, my - perp[1] * d_off
+    if same > 1:  # side by side across the pair
+        first = (j - (same - 1) / 2) * step
+        yield mx + perp[0] * first, my + perp[1] * first
+    yield mx, my
+    if kind == "pill":  # a pill stays parallel to its tile, beside it
+        for k2 in (0.5, 1, 1.5, 2, 2.5, 3):
+            yield mx + perp[0] * step * k2, my + perp[1] * step * k2
+            yield mx - perp[0] * step * k2, my - perp[1] * step * k2
+    for ring in range(1, 9):  # far enough that a crowd of ten always finds free places
+        n = 12 if ring < 3 else 24
+        for t in range(n):
+            ang = math.radians(t * 360 / n + (15 if ring % 2 else 0))
+            yield mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3
+
+
+def _layout_badges(items, grid: _Grid, width: int, height: int, size: int, on_cell) -> list:
+    """Each candidate's badge: (number, colours, kind, centre, tile's middle, radius, axis), in
+    free places (no two overlap) when the picture has room: a free place inside the picture
+    first, then one that leaves it least, then the least overlap."""
+    pairs: dict[frozenset, list[int]] = {}
+    for k, (_, _, _, a, b) in enumerate(items):
+        pairs.setdefault(frozenset((a, b)), []).append(k)
+    placed: list[tuple[float, float, float]] = []
+    badges = []
+    area = (4, CAND_HEAD + 4, width - 4, height - 4)
+    for ks in pairs.values():
+        for j, k in enumerate(ks):
+            n, c1, c2, a, b = items[k]
+            (xa, ya), (xb, yb) = grid.centre(*a), grid.centre(*b)
+            mx, my = (xa + xb) / 2, (ya + yb) / 2
+            d = math.hypot(xb - xa, yb - ya) or 1.0
+            axis = ((xb - xa) / d, (yb - ya) / d)
+            kind = "pill" if len(ks) > 1 or len(on_cell[a]) > 1 or len(on_cell[b]) > 1 else "disc"
+            r = max(size * 0.72, (text_width(str(n), size, True) + size * 0.45) / 2)
+            best, best_bad = None, (float("inf"), float("inf"))
+            for px, py in _badge_tries(kind, mx, my, r, grid.s, axis, j, len(ks)):
+                bad = _collides(_badge_circles(kind, px, py, r, axis), placed, area)
+                if bad < best_bad:
+                    best, best_bad = (px, py), bad
+                if bad == (0.0, 0.0):
+                    break
+            placed += _badge_circles(kind, *best, r, axis)
+            badges.append((n, c1, c2, kind, best, (mx, my), r, axis))
+    return badges
+
+
+def candidate_badges(view: Mapping[str, Any], cands: Sequence[Sequence[Any]]) -> list[tuple[int, list]]:
+    """Each badge of :func:`candidates` as (number, circles covering its ink), for tests."""
+    items = _items(cands)
+    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
+    badges = _layout_badges(items, grid, width, height, _badge_size(width, grid.s), _on_cell(items))
+    return [(n, _badge_circles(kind, *at, r, axis)) for n, _, _, kind, at, _, r, axis in badges]
+
+
+def _items(cands):
+    return [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
+            for n, c1, c2, a, b in cands]
+
+
+def _on_cell(items) -> dict[tuple[int, int], set[str]]:
+    """What each covered cell would show: the colours candidates put on it."""
+    on_cell: dict[tuple[int, int], set[str]] = {}
+    for _, c1, c2, a, b in items:
+        on_cell.setdefault(a, set()).add(c1)
+        on_cell.setdefault(b, set()).add(c2)
+    return on_cell
+
+
+def _badge_size(width: int, s: float) -> int:
+    """The badges' numbers: big enough for a phone (14 px at 400 px wide)."""
+    return max(min_font(width, 14.5), min(58, int(s * 0.42)))
 
 
 def _candidates_frame(view: Mapping[str, Any], cells: Sequence[tuple[int, int]]) -> tuple[_Grid, int, int]:
@@ -640,12 +747,12 @@ def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang:
     ghost of the tile on its two cells (its symbols shown where no other candidate puts another
     colour) with a big yellow numbered badge on the edge between the cells. Candidates on the
     same pair of cells get badges that carry the two colours in order, set side by side;
-    badges that would overlap are moved apart with a leader line to their tile.
+    badges that would overlap are moved to a free place, with a leader line to a dot on their
+    tile (no two badges overlap: see :func:`_layout_badges`).
     names: accepted like :func:`table`'s; the picture names nobody.
     """
     words = _w(lang)
-    items = [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
-             for n, c1, c2, a, b in cands]
+    items = _items(cands)
     grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
     s = grid.s
     img, draw = new_canvas(width, height)
@@ -655,69 +762,23 @@ def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang:
     if not items:
         _cand_header(img, items, words)
         return img
-    # what each covered cell would show: a colour if every candidate on it agrees
-    on_cell: dict[tuple[int, int], set[str]] = {}
-    for _, c1, c2, a, b in items:
-        on_cell.setdefault(a, set()).add(c1)
-        on_cell.setdefault(b, set()).add(c2)
-    pairs: dict[frozenset, list[int]] = {}
-    for k, (_, _, _, a, b) in enumerate(items):
-        pairs.setdefault(frozenset((a, b)), []).append(k)
-    # ghosts: the bodies first, then the symbols every candidate agrees on
-    for ks in pairs.values():
-        k = ks[0]
-        a, b = items[k][3], items[k][4]
+    on_cell = _on_cell(items)
+    # ghosts: the bodies first (one per pair of cells), then the symbols every candidate agrees on
+    for a, b in {frozenset((it[3], it[4])): (it[3], it[4]) for it in items}.values():
         _halo(draw, grid.centre(*a), grid.centre(*b), s, (255, 255, 255), max(3.0, s * 0.09))
         _ghost_body(img, grid, a, b, TILE_GHOST, GHOST_ALPHA)
     for cell, colours in on_cell.items():
         if len(colours) == 1:
             _paste_symbol(img, next(iter(colours)), *grid.centre(*cell), s * 0.92)
-    # badges: numbers big enough for a phone (14 px at 400 px wide), moved apart if they would overlap
-    size = max(min_font(width, 14.5), min(58, int(s * 0.42)))
-    placed: list[tuple[float, float, float]] = []
-    badges = []
-    area = (4, CAND_HEAD + 4, width - 4, height - 4)
-    for key, ks in pairs.items():
-        for j, k in enumerate(ks):
-            n, c1, c2, a, b = items[k]
-            (xa, ya), (xb, yb) = grid.centre(*a), grid.centre(*b)
-            mx, my = (xa + xb) / 2, (ya + yb) / 2
-            d = math.hypot(xb - xa, yb - ya) or 1.0
-            axis = ((xb - xa) / d, (yb - ya) / d)
-            kind = "pill" if len(ks) > 1 or len(on_cell[a]) > 1 or len(on_cell[b]) > 1 else "disc"
-            r = max(size * 0.72, (text_width(str(n), size, True) + size * 0.45) / 2)
-            perp = (-axis[1], axis[0])
-            step = r * 2 + 8
-            tries = []
-            if kind == "disc" and s < 1.75 * r:  # a badge on the tile would hide its colours
-                d_off = 0.8 * s + 0.75 * r
-                tries += [(mx + perp[0] * d_off, my + perp[1] * d_off), (mx - perp[0] * d_off, my - perp[1] * d_off)]
-            if len(ks) > 1:  # side by side across the pair
-                first = (j - (len(ks) - 1) / 2) * step
-                tries.append((mx + perp[0] * first, my + perp[1] * first))
-            tries.append((mx, my))
-            if kind == "pill":  # a pill stays parallel to its tile, beside it
-                for k2 in (0.5, 1, 1.5, 2):
-                    tries += [(mx + perp[0] * step * k2, my + perp[1] * step * k2),
-                              (mx - perp[0] * step * k2, my - perp[1] * step * k2)]
-            for ring in (1, 2, 3, 4):
-                for t in range(12):
-                    ang = math.radians(t * 30 + (15 if ring % 2 else 0))
-                    tries.append((mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3))
-            best, best_bad = tries[0], float("inf")
-            for px, py in tries:
-                bad = _collides(_badge_circles(kind, px, py, r, axis), placed, area)
-                if bad < best_bad:
-                    best, best_bad = (px, py), bad
-                if bad == 0:
-                    break
-            placed += _badge_circles(kind, *best, r, axis)
-            badges.append((n, c1, c2, kind, best, (mx, my), r, axis))
+    size = _badge_size(width, s)
+    badges = _layout_badges(items, grid, width, height, size, on_cell)
+    dot = max(8.0, min_font(width) / 2)  # the end of a leader: the tile it numbers, legible too
     for _, _, _, _, (px, py), (mx, my), r, _ in badges:  # leaders under every badge
         if math.hypot(px - mx, py - my) > r * 0.6:
             draw.line((px, py, mx, my), fill=(255, 255, 255), width=7)
             draw.line((px, py, mx, my), fill=INK, width=3)
-            draw.ellipse((mx - 8, my - 8, mx + 8, my + 8), fill=INK, outline=(255, 255, 255), width=2)
+            draw.ellipse((mx - dot, my - dot, mx + dot, my + dot), fill=INK, outline=(255, 255, 255), width=3)
+            note_symbol(2 * dot)
     for n, c1, c2, kind, (px, py), _, r, (ux, uy) in badges:
         if kind == "pill":
             off = r * PILL_OFF
@@ -747,8 +808,9 @@ def _cand_header(img: Image.Image, items, words) -> None:
     head = min_font(width) + 4
     x = CAND_PAD
     if items:
-        _mini_tile(img, x + 2 * 26, CAND_HEAD / 2, 26, (items[0][1], items[0][2]))
-        x += 4 * 26 + 24
+        mini = _legible_s(width)
+        _mini_tile(img, x + SQRT3 * mini + 4, CAND_HEAD / 2, mini, (items[0][1], items[0][2]))
+        x += 2 * SQRT3 * mini + 30
         nums = sorted(it[0] for it in items)
         label = f"{words['choose']}: {nums[0]}–{nums[-1]}" if len(nums) > 1 else f"{words['choose']}: {nums[0]}"
     else:

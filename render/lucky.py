@@ -43,16 +43,17 @@ ORDER = ("red", "orange", "yellow", "green", "blue", "purple")
 WIDTH = 1080
 MAX_HEIGHT = 1280
 TEXT = min_font(WIDTH)  # 30 px: the smallest text (11 px at 400 px wide)
+GHOST_R = TEXT / 2  # an empty place's symbol is smaller than a token, but as legible as the text
 
 PANEL = (253, 251, 246)
 PANEL_TURN = (255, 246, 214)
 BOX = (238, 231, 214)
 BOX_BANK = (255, 240, 200)
 DONE_TINT = (214, 236, 208)
-DONE_INK = (46, 140, 60)
+DONE_INK = (30, 118, 46)  # text colours: 4.5:1 (WCAG) on the panels and tints they sit on
 WEAK_TINT = (250, 220, 212)
-WEAK_INK = (200, 60, 50)
-BUST_INK = (200, 40, 40)
+WEAK_INK = (176, 44, 36)
+BUST_INK = (180, 30, 30)
 FACE_DOWN = (120, 104, 88)
 
 WORDS = {
@@ -199,7 +200,7 @@ def _centre(img: Image.Image, view: dict, lang: str) -> None:
                       HIGHLIGHT, 3, bg=BOX)
         if n == 0:
             _ghost(img, colour, cx, pile_mid, 28, bg, outline=GRID)
-            put_text(img, (cx, y1 - 30), "0", TEXT + 4, fill=GRID, bold=True, anchor="mm")
+            put_text(img, (cx, y1 - 30), "0", TEXT + 4, fill=MUTED, bold=True, anchor="mm")
             continue
         # a pile of up to 8 tokens, 4 per row, bottom row first; more shown as "+k"
         extra = n - 7 if n > 8 else 0
@@ -357,7 +358,7 @@ def _column(colour: str, n: int, target: int, slot_h: int, r: float, bg) -> Imag
         if k < n:
             _token(strip, colour, half, cy, r, bg)
         else:
-            _ghost(strip, colour, half, cy, r * 0.8, bg)
+            _ghost(strip, colour, half, cy, max(r * 0.8, GHOST_R), bg)
     return strip
 
 

@@ -27,6 +27,7 @@ from render.common import (
     fit,
     min_font,
     new_canvas,
+    note_symbol,
     paste_sprite,
     put_text,
     safe_text,
@@ -123,6 +124,7 @@ def draw_domino(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[floa
     """A domino on the two cell centres a and b (cell size c), syms[0] on a, syms[1] on b."""
     draw_domino_body(draw, a, b, c, ring=ring, ring_width=ring_width)
     for (cx, cy), name in zip((a, b), syms):
+        note_symbol(2 * c * 0.3)
         draw_symbol_at(draw, name, cx, cy, c * 0.3)
 
 
@@ -253,6 +255,7 @@ def _paste_domino(img: Image.Image, frame: "_Frame", cell_a, cell_b, syms) -> No
     # whole-pixel cells: fewer patches as the board grows (a patch is up to 1 px smaller than
     # its cells, inside the PATCH_PAD margin)
     patch = _domino_patch(float(math.floor(c)), a[0] == b[0], syms)
+    note_symbol(2 * math.floor(c) * 0.3)
     x, y = frame.centre(a)
     img.paste(patch, (round(x - c / 2) + PATCH_PAD, round(y - c / 2) + PATCH_PAD))
 
@@ -315,6 +318,7 @@ def _draw_board(img: Image.Image, view: dict, frame: _Frame, *,
         names[tuple(ca)], names[tuple(cb)] = syms[0], syms[1]
     for cell in lined | {tuple(t[0]) for t in ringed} | {tuple(t[1]) for t in ringed}:
         if cell in names:
+            note_symbol(2 * c * 0.3)
             paste_sprite(img, _symbol_sprite(names[cell], round(c * 0.3, 1)), *frame.centre(cell))
 
 
@@ -327,7 +331,7 @@ def _domino_icon(draw: ImageDraw.ImageDraw, x: float, y: float, c: float, back: 
     draw.line((x + c * 0.2, y + c, x + c * 0.8, y + c), fill=(160, 145, 125), width=2)
 
 
-MINI = 28          # cell size of the revealed hands' mini tiles
+MINI = 38          # cell size of the revealed hands' mini tiles: their symbols 11 px at 400 px wide
 MIN_W = 900        # the table is at least this wide (its text at least min_font of it)
 MIN_BOARD_H = 420
 DIE = 150
@@ -530,6 +534,7 @@ def _badges(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, chosen, 
                                width=max(2, round(c / 35)))
     for _, _, _, ends, thick in shapes:
         for (ex, ey), name in zip(ends, syms):
+            note_symbol(2 * thick * 0.3)
             draw_symbol_at(draw, name, ex, ey, thick * 0.3)
     for number, (mx, my), _, _, _ in shapes:
         k = 1.45 if number < 10 else 1.15 if number < 100 else 0.85

@@ -28,7 +28,7 @@ def play(players, seed, steps, options=cones.Options()):
 def cell_origin(view, number):
     lay = rc._layout(len(view["piles"]), len(view["colours"]), bool(view.get("over")))
     row, col = divmod(number - 1, lay["cols"])
-    return rc.MARGIN + col * (rc.CELL + rc.GAP), lay["grid_top"] + row * (rc.CELL + rc.GAP)
+    return rc.MARGIN + col * (rc.CELL + rc.GAP), lay["grid_top"] + row * (rc.CELL_H + rc.GAP)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -61,13 +61,13 @@ def test_base_and_top_chip_are_drawn_in_their_colours():
     image = rc.table(view, lang="en", names=NAMES[:2])
     for pile in view["piles"]:
         x, y = cell_origin(view, pile["number"])
-        cx = x + rc.CELL / 2 - 6
-        bottom = y + rc.CELL - 10
+        cx = x + rc.TOWER_X
+        bottom = y + rc.TOWER_BOTTOM
         # the base band, left of its symbol
-        assert image.getpixel((int(cx - 40), int(bottom - rc.BASE_H / 2))) == COLOURS[pile["base"]]
+        assert image.getpixel((int(cx - 36), int(bottom - rc.BASE_H / 2))) == COLOURS[pile["base"]]
         if pile["chips"]:
             first = bottom - rc.BASE_H - rc.BAND_H / 2
-            assert image.getpixel((int(cx - 35), int(first))) == COLOURS[pile["chips"][0]]
+            assert image.getpixel((int(cx - 30), int(first))) == COLOURS[pile["chips"][0]]
 
 
 def test_last_pile_is_highlighted_and_highlight_can_move():
@@ -76,13 +76,13 @@ def test_last_pile_is_highlighted_and_highlight_can_move():
     assert last is not None
     image = rc.table(view, lang="en", names=NAMES)
     x, y = cell_origin(view, last)
-    assert image.getpixel((x - 3, y + rc.CELL // 2)) == HIGHLIGHT
+    assert image.getpixel((x - 3, y + rc.CELL_H // 2)) == HIGHLIGHT
     other = 1 if last != 1 else 2
     ox, oy = cell_origin(view, other)
-    assert image.getpixel((ox - 3, oy + rc.CELL // 2)) == BACKGROUND
+    assert image.getpixel((ox - 3, oy + rc.CELL_H // 2)) == BACKGROUND
     moved = rc.table(view, lang="en", names=NAMES, highlight_pile=other)
-    assert moved.getpixel((ox - 3, oy + rc.CELL // 2)) == HIGHLIGHT
-    assert moved.getpixel((x - 3, y + rc.CELL // 2)) == BACKGROUND
+    assert moved.getpixel((ox - 3, oy + rc.CELL_H // 2)) == HIGHLIGHT
+    assert moved.getpixel((x - 3, y + rc.CELL_H // 2)) == BACKGROUND
     assert moved.tobytes() != image.tobytes()
 
 

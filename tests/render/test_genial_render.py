@@ -9,7 +9,7 @@ from PIL import Image, ImageChops
 
 from engines import genial as g
 from render import genial as rg
-from render.common import COLOURS, HIGHLIGHT, encode_png
+from render.common import COLOURS, HIGHLIGHT, LEGIBLE_PX, PHONE_WIDTH, contrast, encode_png
 
 NAMES = ["Маша", "Alexander the Great of Macedon", "kate 🎲🎲", "Игорь"]
 
@@ -80,6 +80,24 @@ def test_last_turn_is_rimmed_and_highlight_changes_pixels():
     assert pixel(plain, (cx, cy - s + 1)) != HIGHLIGHT
     marked = rg.table(view, lang="en", names=NAMES[:2], highlight=[(-3, 2)])
     assert ImageChops.difference(image, marked).getbbox() is not None
+
+
+def test_last_move_rim_is_thick_and_stands_out_at_400_px():
+    """The last move's rim, across its edge, is at least 3 px at 400 px wide and holds a colour
+    that stands out (3:1, WCAG for marks) from the light board and cells, and one that stands
+    out from the dark tiles around it (the old yellow rim was 1.6 px and 1.3:1 on the board)."""
+    state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
+    view = g.view(state)
+    image = rg.table(view, lang="en", names=NAMES[:2])
+    plain = rg.table({**view, "recent": []}, lang="en", names=NAMES[:2])
+    cx, cy = centre(view, (0, 0))
+    s = rg._table_grid(5).s
+    # leftwards from the first half's centre: across its left edge, away from the second half
+    ray = [(cx - t, cy) for t in range(int(s * 0.5), int(s * 1.4))]
+    rim = [pixel(image, p) for p in ray if pixel(image, p) != pixel(plain, p)]
+    assert len(rim) * PHONE_WIDTH / image.width >= 3, f"{len(rim)} px on {image.width} px"
+    for around in (rg.BOARD_BG, rg.EMPTY, rg.TILE):
+        assert max(contrast(c, around) for c in rim) >= 3, around
 
 
 def test_current_player_and_lowest_colour_are_marked():
@@ -208,3 +226,61 @@ def test_candidates_without_any_place_still_draw():
     view = g.view(g.setup(2, g.Options(), 1), 0)
     image = rg.candidates(view, [], lang="ru")
     assert max(image.size) <= 1280 and count(image, rg.BADGE) == 0
+
+
+def overlaps(badges):
+    """Pairs of badges whose ink (numbers, rims, colour ends) overlap."""
+    out = []
+    for i, (n1, circles1) in enumerate(badges):
+        for n2, circles2 in badges[i + 1:]:
+            if any((x1 - x2) ** 2 + (y1 - y2) ** 2 < (r1 + r2) ** 2
+                   for x1, y1, r1 in circles1 for x2, y2, r2 in circles2):
+                out.append((n1, n2))
+    return out
+
+
+def test_numbered_placements_never_overlap():
+    """Over many positions and pages of 8 (close together, spread, both ways round on the same
+    cells), no two numbered badges overlap and every badge is inside the picture."""
+    checked = 0
+    for seed in range(12):
+        state = play(2 + seed % 3, seed, 8 + 4 * seed)
+        seat = g.current_player(state)
+        if seat is None:
+            continue
+        view = g.view(state, seat)
+        for tile in {tuple(t) for t in state.racks[seat]}:
+            places = g.legal_placements(state, seat, tile)
+            if len(places) < 2:
+                continue
+            colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+            centre_cell = places[0][0]
+            near = sorted(places, key=lambda p: abs(p[0][0] - centre_cell[0]) + abs(p[0][1] - centre_cell[1]))
+            pages = [near[:8], random.Random(seed).sample(places, min(8, len(places))), places[8:16]]
+            for page in pages:
+                if not page:
+                    continue
+                cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(page)]
+                badges = rg.candidate_badges(view, cands)
+                assert len(badges) == len(cands)
+                assert not overlaps(badges), (seed, tile, overlaps(badges))
+                _, width, height = frame(view, cands)
+                for _, circles in badges:
+                    for x, y, r in circles:
+                        assert r <= x <= width - r and rg.CAND_HEAD + r <= y <= height - r, (seed, tile)
+                checked += 1
+    assert checked > 60
+
+
+def test_leader_dots_and_colour_ends_are_legible():
+    """A badge moved off its tile points at it with a dot, and a pill shows the tile's colours
+    in order at its ends: both at least 11 px across at 400 px wide."""
+    from render.common import symbol_sizes
+    state, seat, colours, places = mid_position()
+    view = g.view(state, seat)
+    cell = places[0][0]
+    near = [(pa, pb) for pa, pb in places if cell in (pa, pb)]
+    crowd = [(k + 1, colours[k % 2], colours[1 - k % 2], pa, pb) for k, (pa, pb) in enumerate((near * 4)[:10])]
+    with symbol_sizes() as sizes:
+        image = rg.candidates(view, crowd, lang="ru")
+    assert min(sizes) * PHONE_WIDTH / image.width >= LEGIBLE_PX

@@ -1,8 +1,12 @@
 """Every picture stays legible on a phone: scaled to 400 px wide, its smallest text is at least
-11 px (render.common.LEGIBLE_PX), the size of the smallest captions phones use. Each kind of
-picture is checked at its widest and busiest (4 players, late game, long names, the end).
+11 px (render.common.LEGIBLE_PX), the size of the smallest captions phones use, and so is every
+symbol a player reads (a chip's colour, a tile's halves, a badge's orientation); every text,
+greys included, has a contrast of at least 4.5:1 (WCAG, body text) with what lies under it.
+Each kind of picture is checked at its widest and busiest (4 players, late game, long names, the end).
 
-The size is the font size in px (Roboto's em), recorded while drawing (render.common.font_sizes).
+The size is the font size in px (Roboto's em), recorded while drawing (render.common.font_sizes);
+a symbol's, the diameter of the circle it is drawn in (render.common.symbol_sizes); colours are
+recorded by render.common.text_colours.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import pytest
 
 from engines import cones, genial as g, lucky as L, trio
 from render import common, cones as rc, genial as rg, lucky as rl, trio as rt
-from render.common import LEGIBLE_PX, PHONE_WIDTH, font_sizes, min_font
+from render.common import LEGIBLE_PX, PHONE_WIDTH, contrast, font_sizes, min_font, symbol_sizes, text_colours
 
 NAMES = ["Катерина Великая", "Alexander the Great", "Борис", "kate 🎲🎲"]
 
@@ -144,3 +148,28 @@ def test_candidate_numbers_are_big_on_a_phone(spread):
         image = genial_candidates(spread)()
     big = [s for s in sizes if s >= min_font(image.width, 14)]
     assert len(big) >= 10
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_smallest_symbol_is_legible_at_400_px(kind):
+    """Symbols are held to the text's rule: a symbol a player needs is at least 11 px across at
+    400 px wide (the chips in a cones tower were 5 px, genial's drawn tile 8 px, trio's revealed
+    hands 8 px)."""
+    forget_drawings()
+    with symbol_sizes() as sizes:
+        image = CASES[kind]()
+    assert sizes, f"{kind}: no symbol noted"
+    at_phone = min(sizes) * PHONE_WIDTH / image.width
+    assert at_phone >= LEGIBLE_PX, f"{kind}: {min(sizes)} px on {image.width} px = {at_phone:.1f} px at 400"
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_every_text_contrasts_with_its_background(kind):
+    """Grey labels («убрано», «мешок», «забрать») and coloured figures read like the rest: 4.5:1.
+    (Text drawn by put_text; the goal card and trio's hand draw theirs, black on light, directly.)"""
+    forget_drawings()
+    with text_colours() as seen:
+        CASES[kind]()
+    low = sorted({(round(contrast(fill, under), 2), text, fill, under) for text, fill, under in seen
+                  if contrast(fill, under) < 4.5})
+    assert not low, f"{kind}: {low[:5]}"

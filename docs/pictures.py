@@ -1,0 +1,77 @@
+"""The pictures in docs/ (and the README): each game's table and genial's candidates, as a phone
+shows them (400 px wide), Russian, 4 players, from seeded games.
+
+    python -m docs.pictures            # rewrites docs/*.png
+    python -m docs.pictures OUT_DIR    # writes them to OUT_DIR, each also at full size (*-full.png)
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+
+from PIL import Image
+
+from engines import cones, genial as g, lucky, trio
+from render import cones as rc, genial as rg, lucky as rl, trio as rt
+
+NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
+PHONE = 400
+
+
+def _play(eng, players: int, seed: int, steps: int, options):
+    state = eng.setup(players, options, seed)
+    chooser = random.Random(seed)
+    events: list = []
+    for _ in range(steps):
+        seat = eng.current_player(state)
+        if seat is None:
+            break
+        state, events = eng.apply(state, seat, chooser.choice(eng.legal_actions(state, seat)))
+    return state, events
+
+
+def _genial_candidates() -> Image.Image:
+    """Eight placements of one tile near each other, both ways round on some pairs of cells."""
+    state, _ = _play(g, 4, 11, 30, g.Options())
+    seat = g.current_player(state)
+    tile = next(t for t in state.racks[seat] if t[0] != t[1])
+    places = g.legal_placements(state, seat, tile)
+    centre = places[0][0]
+    near = sorted(places, key=lambda p: abs(p[0][0] - centre[0]) + abs(p[0][1] - centre[1]))[:8]
+    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+    cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(near)]
+    return rg.candidates(g.view(state, seat), cands, lang="ru")
+
+
+def pictures() -> dict[str, Image.Image]:
+    """Full-size pictures by file name."""
+    cones_state, _ = _play(cones, 4, 6, 20, cones.Options())
+    genial_state, _ = _play(g, 4, 7, 60, g.Options())
+    lucky_state, lucky_events = _play(lucky, 4, 4, 110, lucky.Options())
+    trio_state, _ = _play(trio, 4, 3, 16, None)
+    return {
+        "table-cones.png": rc.table(cones.view(cones_state, None), lang="ru", names=NAMES),
+        "table-genial.png": rg.table(g.view(genial_state), lang="ru", names=NAMES),
+        "table-lucky.png": rl.table(lucky.view(lucky_state), lang="ru", names=NAMES, last=lucky_events),
+        "table-trio.png": rt.table(trio.view(trio_state, None), lang="ru", names=NAMES),
+        "genial-candidates.png": _genial_candidates(),
+    }
+
+
+def at_phone(image: Image.Image) -> Image.Image:
+    return image.resize((PHONE, round(image.height * PHONE / image.width)), Image.Resampling.LANCZOS)
+
+
+def main(argv: list[str]) -> None:
+    out = argv[0] if argv else os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(out, exist_ok=True)
+    for name, image in pictures().items():
+        at_phone(image).save(os.path.join(out, name), optimize=True)
+        if argv:
+            image.save(os.path.join(out, name.replace(".png", "-full.png")))
+        print(os.path.join(out, name), image.size)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
