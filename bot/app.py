@@ -71,10 +71,15 @@ _BOARD = ("board", "Show the table again at the bottom")
 _RULES = ("rules", "The rules of a game")
 _NOTIFY = ("notify", "Pings when it is your turn: on or off")
 _HELP = ("help", "How to play with me")
-_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"), _RULES, _NOTIFY, _HELP]
+_STATS = ("stats", "Games played and ratings")
+_TOP = ("top", "The best players of a game")
+_HISTORY = ("history", "The last games here")
+_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"), _RULES, _STATS, _TOP,
+              _HISTORY, _NOTIFY, _HELP]
 COMMAND_MENUS = [
     (BotCommandScopeAllPrivateChats(), [_NEW, _BOARD, ("cancel", "Stop your game here"), _RULES,
-                                        ("lang", "Your language"), _NOTIFY, _HELP]),
+                                        ("stats", "Your games and ratings"), _TOP, ("lang", "Your language"), _NOTIFY,
+                                        ("forgetme", "Delete your games and ratings"), _HELP]),
     (BotCommandScopeAllGroupChats(), _IN_GROUPS),
     # Admins see theirs in every group (they also may use what hosts may).
     (BotCommandScopeAllChatAdministrators(), _IN_GROUPS + [
@@ -82,7 +87,8 @@ COMMAND_MENUS = [
         ("away", "A computer plays for whoever keeps everyone waiting (host or admin)"),
         ("turntimer", "How long a move may take here (admin)"),
         ("lobbytimeout", "When idle lobbies close (admin)"),
-        ("lang", "The language of this chat (host or admin)")]),
+        ("lang", "The language of this chat (host or admin)"),
+        ("forgetgroup", "Delete this group's games and statistics (admin)")]),
 ]
 
 
@@ -136,7 +142,8 @@ class Tablebot:
         self.core = build_core(self.store, self.messenger, Timers(application.job_queue),
                                bot_username=application.bot.username,
                                turn_minutes=config.turn_timeout_minutes, lobby_minutes=config.lobby_timeout_minutes,
-                               ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause)
+                               ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause,
+                               keep_actions_days=config.keep_actions_days)
         register(application, self.core.handlers)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.
@@ -150,6 +157,7 @@ class Tablebot:
         """Continue every open game from the store after a (re)start, and finish showing the
         end of any game that ended just before the bot stopped."""
         core = self.core
+        await core.records.catch_up()  # before the results: they show the ratings each game moved
         for game in await self.store.finished_without_results():
             await core.play.catch_up(core.book.put(game))
         for game in await self.store.open_games():
@@ -223,7 +231,9 @@ def register(application: Application, h: Handlers) -> None:
                            ("rules", h.on_rules), ("cancel", h.on_cancel), ("board", h.on_board),
                            ("lang", h.on_lang), ("notify", h.on_notify), ("leave", h.on_leave),
                            ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
-                           ("turntimer", h.on_turn_timer)]:
+                           ("turntimer", h.on_turn_timer), ("stats", h.on_stats), ("top", h.on_top),
+                           ("history", h.on_history), ("forgetme", h.on_forget_me),
+                           ("forgetgroup", h.on_forget_group)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))
     application.add_handler(CallbackQueryHandler(h.on_press))

@@ -36,6 +36,9 @@ class Config:
     # Seconds a computer player's move stays on the table before its next move (tests use 0).
     computer_pause: float = 1.5
     poll_timeout: int = 30
+    # Move logs of games that ended more than this many days ago are deleted (statistics live in
+    # the records and stay). 0: keep them all.
+    keep_actions_days: float = 0
 
     @property
     def webhook(self) -> bool:
@@ -72,6 +75,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         lobby = int(env.get("TABLEBOT_LOBBY_TIMEOUT_MINUTES", "30") or 30)
         turn = float(env.get("TABLEBOT_TURN_TIMEOUT_MINUTES", "10") or 0)
         quiet = float(env.get("TABLEBOT_PING_QUIET_SECONDS", "15") or 0)
+        keep_actions = float(env.get("TABLEBOT_KEEP_ACTIONS_DAYS", "0") or 0)
     except ValueError as exc:
         raise ConfigError(f"a numeric setting is not a number: {exc}") from None
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
@@ -90,4 +94,5 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         lobby_timeout_minutes=max(1, lobby),
         turn_timeout_minutes=max(0.0, turn),
         ping_quiet_seconds=max(0.0, quiet),
+        keep_actions_days=max(0.0, keep_actions),
     )

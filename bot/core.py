@@ -23,9 +23,11 @@ from bot.messenger import Messenger
 from bot.people import People
 from bot.pings import Pings
 from bot.play import COMPUTER_PAUSE, Play
+from bot.records import Records
 from bot.rendering import render_picture
 from bot.results import Results
 from bot.settings import Settings
+from bot.stats import Stats
 from bot.store import GameStore
 from bot.tables import Tables
 from bot.timers import Timers
@@ -49,6 +51,7 @@ class Core:
     settings: Settings
     door: Door
     handlers: Handlers
+    records: Records
 
     async def forget_caches(self) -> None:
         """This process becomes the active one: what memory holds may be stale (another process
@@ -60,23 +63,28 @@ class Core:
 
 def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_username: str,
                turn_minutes: float = 10, lobby_minutes: int = 30, ping_quiet_seconds: float = 15.0,
-               computer_pause: float = COMPUTER_PAUSE,
+               computer_pause: float = COMPUTER_PAUSE, keep_actions_days: float = 0,
                render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture) -> Core:
     background = Background()
     changes = Changes()
     book = GameBook(store, bot_username=bot_username)
     people = People(store, messenger)
     turns = TurnPolicy(store, turn_minutes)
-    tables = Tables(book, store, messenger, people, turns, background, bot_username=bot_username, render=render)
+    records = Records(store, background, keep_actions_days=keep_actions_days)
+    tables = Tables(book, store, messenger, people, turns, background, bot_username=bot_username, render=render,
+                    results_note=records.results_note)
     pings = Pings(store, messenger, people, background, quiet_seconds=ping_quiet_seconds)
+    changes.subscribe(records.hear)  # recorded first: the results show the ratings it moved
     changes.subscribe(tables.hear)  # the table first: a ping links to the table as it is now
     changes.subscribe(pings.hear)
     play = Play(book, store, changes, background, timers, turns, Results(store), computer_pause=computer_pause)
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
                   timeout_minutes=lobby_minutes)
     settings = Settings(book, people, turns, play, lobby, changes)
-    door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username)
+    stats = Stats(store, people, messenger)
+    door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username,
+                stats=stats)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
-                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username)
+                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
-                settings, door, handlers)
+                settings, door, handlers, records)

@@ -27,6 +27,7 @@ from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, is_toast, word, word_html
 from bot.settings import Settings
+from bot.stats import FORGET_GROUP, FORGET_ME, Stats
 from bot.store import Status, from_base36
 from bot.tables import Tables
 from bot.texts import GAME_BLURBS, game_button
@@ -51,8 +52,10 @@ class Where:
 
 class Door:
     def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
-                 settings: Settings, changes: Changes, messenger: Messenger, *, bot_username: str):
+                 settings: Settings, changes: Changes, messenger: Messenger, *, bot_username: str,
+                 stats: Stats | None = None):
         self.book = book
+        self.stats = stats
         self.play = play
         self.lobby = lobby
         self.tables = tables
@@ -92,6 +95,8 @@ class Door:
         """The game menu (``n.<game>``: open its lobby here) or /lang's buttons (``l.<lang>``)."""
         if where.chat_id is None:
             raise Refused("bad_button")
+        if action in (FORGET_ME, FORGET_GROUP) and self.stats is not None:
+            return Answer(await self.stats.confirm(person, where.chat_id, where.message_id, action))
         if action.startswith("n."):
             if registry.find(action[2:]) is None:
                 raise Refused("bad_button")

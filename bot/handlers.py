@@ -22,11 +22,12 @@ from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
-from bot.names import in_text
+from bot.names import in_text, person_name
 from bot.pacing import GAME, PERSON
 from bot.people import People, Person
 from bot.play import Play
 from bot.settings import Settings
+from bot.stats import Stats
 from bot.tables import Tables
 from bot.texts import help_text, private_help_text
 
@@ -69,8 +70,9 @@ def _where(update: Update) -> Where:
 
 class Handlers:
     def __init__(self, *, door: Door, lobby: Lobby, settings: Settings, play: Play, tables: Tables,
-                 people: People, messenger: Messenger, guard: CommandGuard, bot_username: str):
+                 people: People, messenger: Messenger, guard: CommandGuard, bot_username: str, stats: Stats):
         self.door = door
+        self.stats = stats
         self.guard = guard
         self.lobby = lobby
         self.settings = settings
@@ -196,6 +198,41 @@ class Handlers:
         """/away: a computer plays for whoever keeps everyone waiting (host or admin)."""
         await self._reply(update, context, await self.door.away(context.person, update.effective_chat.id, _thread(update),
                                                        context.lang))
+
+    async def on_stats(self, update: Update, context: TableContext) -> None:
+        """/stats: in private the person's own record; in a group the group's, or, as a reply to
+        someone's message, theirs."""
+        chat = update.effective_chat
+        replied = update.message.reply_to_message if update.message else None
+        who = replied.from_user if replied is not None and not replied.sender_chat else None
+        if chat.type == ChatType.PRIVATE:
+            text = await self.stats.person(context.person.id, context.person.name, context.lang)
+        elif who is not None and not who.is_bot:
+            text = await self.stats.person(who.id, person_name(who.first_name, who.last_name, who.username)
+                                           or t(context.lang, "a player"), context.lang)
+        else:
+            text = await self.stats.group(chat.id, chat.title, context.lang)
+        await self._reply(update, context, text)
+
+    async def on_top(self, update: Update, context: TableContext) -> None:
+        """/top <game>: the leaderboard of this group (in private: of everyone)."""
+        chat = update.effective_chat
+        await self._reply(update, context, await self.stats.top(
+            context.words, None if chat.type == ChatType.PRIVATE else chat.id, context.lang))
+
+    async def on_history(self, update: Update, context: TableContext) -> None:
+        """/history: the last games here with links to their results."""
+        await self._reply(update, context, await self.stats.history(update.effective_chat.id, context.lang))
+
+    async def on_forget_me(self, update: Update, context: TableContext) -> None:
+        """/forgetme: in private, asks before deleting the person's records and ratings."""
+        await self._reply(update, context, *self.stats.ask_forget_me(
+            update.effective_chat.type == ChatType.PRIVATE, context.lang))
+
+    async def on_forget_group(self, update: Update, context: TableContext) -> None:
+        """/forgetgroup: an admin deletes the group's records, after a confirmation."""
+        await self._reply(update, context, *await self.stats.ask_forget_group(
+            update.effective_chat.id, context.person, context.lang))
 
     async def on_my_chat_member(self, update: Update, context: TableContext) -> None:
         """The bot was removed from a group (close its games quietly: nobody can see them any more),

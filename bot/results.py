@@ -2,7 +2,7 @@
 
 ``record`` adds a finished game's victory points to its series and says who sits where in the
 next game; the game loop posts the standings and starts that game. Records and ratings of
-players belong here too.
+players are ``bot/records.py``'s, which hears the same end of a game.
 """
 from __future__ import annotations
 

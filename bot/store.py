@@ -135,6 +135,7 @@ class User:
     private_ok: bool
     notify: bool
     ping_msg: int | None
+    forgotten: bool = False  # asked the bot (/forgetme) to keep no record of their games
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,75 @@ class Series:
     users: list[int]
     points: dict[str, int]
     counted: list[int] = field(default_factory=list)  # games already added, so none counts twice
+
+
+@dataclass
+class RecordSeat:
+    """One seat of a recorded game. ``user_id`` and ``name`` are None for a person who asked to
+    be forgotten (shown as «a player»); a computer keeps its level. ``autoplayed``: a computer
+    made most of the seat's moves. ``before``/``after``: the person's shown rating around this
+    game (None when it was not rated), ``games``: their rated games of this kind after it."""
+
+    seat: int
+    user_id: int | None
+    name: str | None
+    kind: str = "human"
+    level: str | None = None
+    place: int | None = None
+    score: int | None = None
+    team: int = 0
+    autoplayed: bool = False
+    before: int | None = None
+    after: int | None = None
+    games: int = 0
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == "computer"
+
+
+@dataclass
+class GameRecord:
+    """A game that is over, as remembered for statistics: ``status`` "finished" or "cancelled";
+    ``rated``: it moved ratings (finished, two sides or more, a person made a move)."""
+
+    game_id: int
+    kind: str
+    chat_id: int
+    thread_id: int
+    status: str
+    rated: bool
+    options: dict[str, Any]
+    series_id: int | None
+    started: float
+    ended: float
+    seats: list[RecordSeat] = field(default_factory=list)
+    results_msg: int | None = None  # the results message in the chat (from the game)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A person's skill at one game (openskill's mu and sigma), the figure shown for it, and the
+    rated games behind it."""
+
+    user_id: int
+    kind: str
+    mu: float
+    sigma: float
+    figure: int
+    games: int
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    """One game of a person, for their own statistics."""
+
+    kind: str
+    place: int | None
+    players: int
+    score: int | None
+    status: str
+    ended: float
 
 
 # A message id that stands for "sent, or perhaps sent, but its id never learnt" (Telegram's ids
@@ -228,6 +298,20 @@ class GameStore(Protocol):
     async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series: ...
     async def series(self, series_id: int) -> Series | None: ...
     async def save_series(self, series: Series) -> None: ...
+
+    # records and ratings (bot/records.py)
+    async def unrecorded_games(self) -> list[Game]: ...
+    async def move_counts(self, game_id: int) -> dict[int, tuple[int, int]]: ...
+    async def record_game(self, record: GameRecord, ratings: list[Rating]) -> bool: ...
+    async def game_record(self, game_id: int) -> GameRecord | None: ...
+    async def ratings(self, kind: str, user_ids: list[int]) -> dict[int, Rating]: ...
+    async def top(self, kind: str, *, min_games: int, limit: int, chat_id: int | None = None) -> list[tuple[Rating, str]]: ...
+    async def chat_records(self, chat_id: int, limit: int) -> list[GameRecord]: ...
+    async def chat_counts(self, chat_id: int) -> dict[str, int]: ...
+    async def played(self, user_id: int) -> list[PlayedSeat]: ...
+    async def forget_user(self, user_id: int) -> None: ...
+    async def forget_chat(self, chat_id: int) -> int: ...
+    async def prune_actions(self, before: float) -> int: ...
 
 
 def make_store(db: str) -> GameStore:

@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import aiosqlite
 
-from bot.store import Chat, Game, PlaceTaken, Seat, Series, StaleVersion, StoreError, User
+from bot.store import (Chat, Game, GameRecord, PlaceTaken, PlayedSeat, Rating, RecordSeat, Seat, Series,
+                       StaleVersion, StoreError, User)
 
 T = TypeVar("T")
 
@@ -116,6 +117,54 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN level TEXT;
     ALTER TABLE series ADD COLUMN counted TEXT NOT NULL DEFAULT '[]'
     """,
+    # 4: records of games that are over, ratings, who made each move (a person, or a computer
+    # for them), people who asked to be forgotten. Games already over are recorded by
+    # bot/records.py at the next start (ratings need openskill, not SQL).
+    """
+    ALTER TABLE actions ADD COLUMN auto INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE records (
+        game_id    INTEGER PRIMARY KEY,
+        kind       TEXT NOT NULL,
+        chat_id    INTEGER NOT NULL,
+        thread_id  INTEGER NOT NULL DEFAULT 0,
+        status     TEXT NOT NULL,
+        rated      INTEGER NOT NULL,
+        options    TEXT NOT NULL DEFAULT '{}',
+        series_id  INTEGER,
+        started    REAL NOT NULL,
+        ended      REAL NOT NULL
+    );
+    CREATE INDEX records_by_chat ON records(chat_id, ended);
+    CREATE INDEX records_by_chat_kind ON records(chat_id, kind);
+    CREATE TABLE record_seats (
+        game_id    INTEGER NOT NULL REFERENCES records(game_id),
+        seat       INTEGER NOT NULL,
+        user_id    INTEGER,
+        name       TEXT,
+        kind       TEXT NOT NULL,
+        level      TEXT,
+        place      INTEGER,
+        score      INTEGER,
+        team       INTEGER NOT NULL DEFAULT 0,
+        autoplayed INTEGER NOT NULL DEFAULT 0,
+        before     INTEGER,
+        after      INTEGER,
+        games      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX record_seats_by_user ON record_seats(user_id, game_id);
+    CREATE TABLE ratings (
+        kind     TEXT NOT NULL,
+        user_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        figure   INTEGER NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (kind, user_id)
+    );
+    CREATE INDEX ratings_by_figure ON ratings(kind, figure DESC)
+    """,
 ]
 
 
@@ -135,6 +184,15 @@ def _game_from_row(row: Iterable[Any]) -> Game:
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
         table_version=table_version,
     )
+
+
+def _by_computer(game: Game, seat: int, idle_before: int) -> bool:
+    """Whether a computer made this move rather than the seat's person: the seat is a computer's
+    or handed to one, or the turn timer moved for them (the game loop counts such turns in
+    ``idle_turns``, and a person's own move sets it back to 0). Kept with the move so that the
+    records can tell who really played a seat (a forced move counts as its person's)."""
+    entry = next((s for s in game.seats if s.seat == seat), None)
+    return (entry is not None and entry.autoplayed) or game.idle_turns > idle_before
 
 
 def _few(names: list[str], most: int = 4) -> str:
@@ -440,6 +498,10 @@ class SqliteStore:
         now = time.time()
 
         def save(conn: sqlite3.Connection) -> None:
+            idle = None
+            if action is not None:
+                row = conn.execute("SELECT idle_turns FROM games WHERE id=?", (game.id,)).fetchone()
+                idle = row[0] if row else 0
             cur = conn.execute(
                 "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
                 "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
@@ -453,8 +515,8 @@ class SqliteStore:
                 raise StaleVersion(game.id)
             if action is not None:
                 seat, code = action
-                conn.execute("INSERT INTO actions (game_id, n, seat, action, at) VALUES (?,?,?,?,?)",
-                             (game.id, game.version, seat, code, now))
+                conn.execute("INSERT INTO actions (game_id, n, seat, action, at, auto) VALUES (?,?,?,?,?,?)",
+                             (game.id, game.version, seat, code, now, int(_by_computer(game, seat, idle))))
             if seats_changed:
                 conn.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
                 conn.executemany(
@@ -488,6 +550,7 @@ class SqliteStore:
                          "results_msg=CASE WHEN results_msg IS NULL THEN NULL ELSE 0 END "
                          "WHERE chat_id=?", (new_chat_id, old_chat_id))
             conn.execute("UPDATE series SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
+            conn.execute("UPDATE records SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id))
             conn.execute("INSERT OR IGNORE INTO chats (chat_id, lang, settings, title) "
                          "SELECT ?, lang, settings, title FROM chats WHERE chat_id=?", (new_chat_id, old_chat_id))
             return ids
@@ -542,12 +605,13 @@ class SqliteStore:
 
     async def _read_user(self, user_id: int) -> User | None:
         rows = await self._rows(
-            "SELECT user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg FROM users "
+            "SELECT user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg, forgotten FROM users "
             "WHERE user_id=?", (user_id,))
         if not rows:
             return None
-        user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg = rows[0]
-        return User(user_id, name, username, lang, bool(lang_chosen), bool(private_ok), bool(notify), ping_msg)
+        user_id, name, username, lang, lang_chosen, private_ok, notify, ping_msg, forgotten = rows[0]
+        return User(user_id, name, username, lang, bool(lang_chosen), bool(private_ok), bool(notify), ping_msg,
+                    bool(forgotten))
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self._write(
@@ -621,3 +685,149 @@ class SqliteStore:
     async def save_series(self, s: Series) -> None:
         await self._write("UPDATE series SET played=?, points=?, counted=? WHERE id=?",
                           (s.played, json.dumps(s.points), json.dumps(s.counted), s.id))
+
+    # ---- records and ratings -------------------------------------------------------------
+
+    async def unrecorded_games(self) -> list[Game]:
+        """Games that are over (finished, or cancelled after they began) with no record yet,
+        in the order they ended: those of an older version, or one the bot stopped before
+        recording."""
+        return await self._find("WHERE (status='finished' OR (status='cancelled' AND state IS NOT NULL)) "
+                                "AND NOT EXISTS (SELECT 1 FROM records r WHERE r.game_id = g.id) "
+                                "ORDER BY updated, id")
+
+    async def move_counts(self, game_id: int) -> dict[int, tuple[int, int]]:
+        """Per seat: (moves in the log, of which a computer made)."""
+        rows = await self._rows("SELECT seat, COUNT(*), SUM(auto) FROM actions WHERE game_id=? GROUP BY seat",
+                                (game_id,))
+        return {seat: (moves, auto or 0) for seat, moves, auto in rows}
+
+    async def record_game(self, record: GameRecord, ratings: list[Rating]) -> bool:
+        """Keep a game's record and the ratings it moved, in one transaction; False (and nothing
+        changed) when the game was recorded already."""
+        def write(conn: sqlite3.Connection) -> bool:
+            if conn.execute("SELECT 1 FROM records WHERE game_id=?", (record.game_id,)).fetchone():
+                return False
+            r = record
+            conn.execute("INSERT INTO records (game_id, kind, chat_id, thread_id, status, rated, options, "
+                         "series_id, started, ended) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         (r.game_id, r.kind, r.chat_id, r.thread_id, r.status, int(r.rated), json.dumps(r.options),
+                          r.series_id, r.started, r.ended))
+            conn.executemany(
+                "INSERT INTO record_seats (game_id, seat, user_id, name, kind, level, place, score, team, "
+                "autoplayed, before, after, games) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(r.game_id, s.seat, s.user_id, s.name, s.kind, s.level, s.place, s.score, s.team,
+                  int(s.autoplayed), s.before, s.after, s.games) for s in r.seats])
+            conn.executemany(
+                "INSERT INTO ratings (kind, user_id, mu, sigma, figure, games) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT(kind, user_id) DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma, "
+                "figure=excluded.figure, games=excluded.games",
+                [(x.kind, x.user_id, x.mu, x.sigma, x.figure, x.games) for x in ratings])
+            return True
+        return await self._transaction(write)
+
+    _RECORD_COLUMNS = ("r.game_id, r.kind, r.chat_id, r.thread_id, r.status, r.rated, r.options, r.series_id, "
+                       "r.started, r.ended, g.results_msg")
+
+    def _records(self, conn: sqlite3.Connection, where: str, params: tuple) -> list[GameRecord]:
+        found = []
+        for row in conn.execute(f"SELECT {self._RECORD_COLUMNS} FROM records r LEFT JOIN games g "
+                                f"ON g.id = r.game_id {where}", params):
+            (gid, kind, chat_id, thread_id, status, rated, options, series_id, started, ended, results_msg) = row
+            record = GameRecord(gid, kind, chat_id, thread_id, status, bool(rated), json.loads(options), series_id,
+                                started, ended, results_msg=results_msg)
+            record.seats = [RecordSeat(seat, user_id, name, kind_, level, place, score, team, bool(auto),
+                                       before, after, games)
+                            for (seat, user_id, name, kind_, level, place, score, team, auto, before, after, games)
+                            in conn.execute("SELECT seat, user_id, name, kind, level, place, score, team, "
+                                            "autoplayed, before, after, games FROM record_seats WHERE game_id=? "
+                                            "ORDER BY seat", (gid,))]
+            found.append(record)
+        return found
+
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        found = await self._in_thread(lambda conn: self._records(conn, "WHERE r.game_id=?", (game_id,)))
+        return found[0] if found else None
+
+    async def chat_records(self, chat_id: int, limit: int) -> list[GameRecord]:
+        """The chat's latest records, newest first."""
+        return await self._in_thread(lambda conn: self._records(
+            conn, "WHERE r.chat_id=? AND r.status!='forgotten' ORDER BY r.ended DESC, r.game_id DESC LIMIT ?", (chat_id, limit)))
+
+    async def chat_counts(self, chat_id: int) -> dict[str, int]:
+        """Finished games recorded in the chat, by game."""
+        rows = await self._rows("SELECT kind, COUNT(*) FROM records WHERE chat_id=? AND status='finished' "
+                                "GROUP BY kind", (chat_id,))
+        return dict(rows)
+
+    async def ratings(self, kind: str, user_ids: list[int]) -> dict[int, Rating]:
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await self._rows(f"SELECT user_id, kind, mu, sigma, figure, games FROM ratings WHERE kind=? "
+                                f"AND user_id IN ({marks})", (kind, *user_ids))
+        return {row[0]: Rating(*row) for row in rows}
+
+    async def top(self, kind: str, *, min_games: int, limit: int,
+                  chat_id: int | None = None) -> list[tuple[Rating, str]]:
+        """The best ratings at ``kind`` of people with ``min_games`` rated games or more, with
+        their names: everyone's, or of those who played it in ``chat_id``. People who asked to be
+        forgotten have no rating left (and are not rated again)."""
+        # The name Telegram gave last, else the one of their latest recorded seat.
+        sql = ("SELECT x.user_id, x.kind, x.mu, x.sigma, x.figure, x.games, COALESCE(NULLIF(u.name, ''), "
+               "(SELECT s.name FROM record_seats s WHERE s.user_id = x.user_id AND s.name IS NOT NULL "
+               "ORDER BY s.game_id DESC LIMIT 1), '') "
+               "FROM ratings x LEFT JOIN users u ON u.user_id = x.user_id "
+               "WHERE x.kind=? AND x.games>=? AND COALESCE(u.forgotten, 0)=0 ")
+        params: tuple = (kind, min_games)
+        if chat_id is not None:
+            # The group's games of this kind first (an index), then their players: a few hundred
+            # rows, however many games the bot holds elsewhere.
+            sql += ("AND x.user_id IN (SELECT s.user_id FROM records r JOIN record_seats s ON s.game_id = r.game_id "
+                    "WHERE r.chat_id=? AND r.kind=?) ")
+            params += (chat_id, kind)
+        rows = await self._rows(sql + "ORDER BY x.figure DESC, x.games DESC, x.user_id LIMIT ?", params + (limit,))
+        return [(Rating(*row[:6]), row[6]) for row in rows]
+
+    async def played(self, user_id: int) -> list[PlayedSeat]:
+        """Every recorded game of a person, oldest first."""
+        rows = await self._rows(
+            "SELECT r.kind, s.place, (SELECT COUNT(*) FROM record_seats o WHERE o.game_id = r.game_id), "
+            "s.score, r.status, r.ended FROM record_seats s JOIN records r ON r.game_id = s.game_id "
+            "WHERE s.user_id=? ORDER BY r.ended, r.game_id", (user_id,))
+        return [PlayedSeat(*row) for row in rows]
+
+    async def forget_user(self, user_id: int) -> None:
+        """/forgetme: the person's ratings go, their seats in records and in games that are over
+        lose their id and name (they read «a player»), and they are not recorded again."""
+        def forget(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM ratings WHERE user_id=?", (user_id,))
+            conn.execute("UPDATE record_seats SET user_id=NULL, name=NULL, before=NULL, after=NULL "
+                         "WHERE user_id=?", (user_id,))
+            conn.execute("UPDATE seats SET name='' WHERE user_id=? AND game_id IN "
+                         "(SELECT id FROM games WHERE status IN ('finished','cancelled'))", (user_id,))
+            conn.execute("INSERT INTO users (user_id, forgotten, updated) VALUES (?,1,?) "
+                         "ON CONFLICT(user_id) DO UPDATE SET forgotten=1", (user_id, time.time()))
+        self._forget(self._users, user_id)
+        await self._transaction(forget)
+        self._forget(self._users, user_id)
+
+    async def forget_chat(self, chat_id: int) -> int:
+        """/forgetgroup: every record of the group goes, and the names in its games that are over
+        (ratings are the players' own and stay); returns how many games. A record is kept as
+        "forgotten" with nothing in it, so that the game is not recorded again at the next start."""
+        def forget(conn: sqlite3.Connection) -> int:
+            conn.execute("DELETE FROM record_seats WHERE game_id IN (SELECT game_id FROM records WHERE chat_id=?)",
+                         (chat_id,))
+            conn.execute("UPDATE seats SET name='' WHERE game_id IN (SELECT id FROM games WHERE chat_id=? "
+                         "AND status IN ('finished','cancelled'))", (chat_id,))
+            return conn.execute("UPDATE records SET status='forgotten', rated=0, options='{}' "
+                                "WHERE chat_id=? AND status!='forgotten'", (chat_id,)).rowcount
+        return await self._transaction(forget)
+
+    async def prune_actions(self, before: float) -> int:
+        """Delete the move logs of recorded games that ended before ``before`` (statistics live
+        in the records); returns how many moves went."""
+        return await self._transaction(lambda conn: conn.execute(
+            "DELETE FROM actions WHERE game_id IN (SELECT game_id FROM records WHERE ended < ?)",
+            (before,)).rowcount)

@@ -42,8 +42,11 @@ UNSURE_SECONDS = 30.0
 class Tables:
     def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, turns: TurnPolicy,
                  background: Background, *, bot_username: str,
-                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture):
+                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture,
+                 results_note: Callable[[Match, str], Awaitable[str]] | None = None):
         self.book = book
+        # Lines added below a game's results (the rating changes: bot/records.py).
+        self.results_note = results_note
         self.render = render  # draws a picture job off the event loop (bot/rendering.py)
         self.store = store
         self.messenger = messenger
@@ -446,6 +449,9 @@ class Tables:
                 await self.store.save_messages(game)
                 lang = await self.people.chat_lang(game.chat_id)
                 text = match.ui.results(match.ctx(lang))
+                note = await self.results_note(match, lang) if self.results_note is not None else ""
+                if note:
+                    text += "\n\n" + note
                 rows: list[list[Button]] = [[Button(t(lang, "🔁 Rematch"), "!rematch", turn_free=True)]]
                 if change.news is not None:
                     text += "\n\n" + change.news.text(lang)

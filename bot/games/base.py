@@ -236,6 +236,18 @@ class GameUI:
         """What each seat of a finished game adds to its series' standings."""
         return [0] * seats
 
+    # The records keep one score per seat (see ``score``); True where fewer is better.
+    low_score_wins: bool = False
+
+    def score(self, outcome: dict, seat: int) -> int | None:
+        """The seat's result as one number for statistics (a person's best is shown), from the
+        stored outcome (``Game.outcome``); None for a game without one."""
+        return None
+
+    def teams(self, options: dict, seats: int) -> list[int]:
+        """The side each seat plays on (rated together); by default everyone plays alone."""
+        return list(range(seats))
+
     def opening_events(self, ctx: Ctx) -> list[dict]:
         """Events that happened in the engine's set-up and belong in the first caption (a die roll)."""
         return []

@@ -42,6 +42,10 @@ def piles_text(lang: str, n: int) -> str:
 
 class UI(GameUI):
     kind = "cones"
+
+    def score(self, outcome: dict, seat: int) -> int | None:
+        """Piles of the player's goal colour."""
+        return int(outcome["scores"][seat]["piles"])
     has_private = True
 
     # ---- the table ---------------------------------------------------------------------

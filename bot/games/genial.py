@@ -35,6 +35,14 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 
 class UI(GameUI):
     kind = "genial"
+
+    def score(self, outcome: dict, seat: int) -> int | None:
+        """The lowest colour (what places are decided by first)."""
+        return int(outcome["scores"][seat][0])
+
+    def teams(self, options: dict, seats: int) -> list[int]:
+        """Partners sit opposite: players 1+3 against 2+4 (the engine's ``holder``)."""
+        return [s % 2 for s in range(seats)] if options.get("team") else list(range(seats))
     has_private = True
     moves_in_private = True
 

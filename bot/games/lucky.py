@@ -38,6 +38,10 @@ def tokens_text(counts, lang: str) -> str:
 class UI(GameUI):
     kind = "lucky"
 
+    def score(self, outcome: dict, seat: int) -> int | None:
+        """Victory points (the rulebook's series scoring)."""
+        return int(outcome["scores"][seat])
+
     def series_points(self, state, seats: int) -> list[int]:
         """Victory points: the rulebook's series scoring."""
         return engine.victory_points(state)

@@ -15,7 +15,8 @@ import pytest
 
 from bot import store_sqlite
 from bot.store import (
-    UNKNOWN_MESSAGE, Chat, GameStore, PlaceTaken, Seat, Series, StaleVersion, Status, User, make_store,
+    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
+    Status, User, make_store,
 )
 
 
@@ -410,3 +411,118 @@ async def test_a_series_round_trips(store):
     assert await store.series(series.id) == series
     assert await store.series(series.id + 1000) is None
     assert (await store.get_game(game.id)).series_id == series.id
+
+
+# ---- records and ratings ---------------------------------------------------------------------
+
+def a_record(game_id: int, chat_id: int = GROUP, users=(1, 2), *, kind: str = "cones", ended: float = 1.0,
+             status: str = "finished") -> GameRecord:
+    seats = [RecordSeat(i, u, f"P{u}", place=i + 1, score=10 - i, team=i, before=1500, after=1510 - 20 * i, games=1)
+             for i, u in enumerate(users)]
+    seats.append(RecordSeat(len(users), -1001, "Bot 1", kind="computer", level="hard", place=len(users) + 1,
+                            team=len(users)))
+    return GameRecord(game_id, kind, chat_id, 5, status, status == "finished", {"equal": True}, None, 0.5, ended,
+                      seats)
+
+
+def a_rating(user_id: int, figure: int, games: int = 5, kind: str = "cones") -> Rating:
+    return Rating(user_id, kind, 25.0 + figure / 100, 3.0, figure, games)
+
+
+async def test_moves_say_whether_a_computer_made_them(store):
+    game = await lobby(store)
+    game.seats.append(Seat(1, 2, "P2"))
+    game.state = {"turn": 0}
+    await store.save_game(game, seats_changed=True)
+    await store.save_game(game, action=(0, "a"))  # the person
+    game.seats[1].level = "normal"  # handed over
+    await store.save_game(game, action=(1, "b"), seats_changed=True)
+    game.idle_turns = 1  # the turn timer moved for seat 0
+    await store.save_game(game, action=(0, "c"))
+    assert await store.move_counts(game.id) == {0: (2, 1), 1: (1, 1)}
+
+
+async def test_a_game_is_recorded_once_with_its_ratings(store):
+    record = a_record(7)
+    assert await store.record_game(record, [a_rating(1, 1510), a_rating(2, 1490)])
+    assert not await store.record_game(a_record(7, users=(3, 4)), [a_rating(3, 1700)])
+    assert await store.game_record(7) == record
+    assert await store.game_record(8) is None
+    assert (await store.ratings("cones", [1, 2, 3])) == {1: a_rating(1, 1510), 2: a_rating(2, 1490)}
+    assert await store.ratings("lucky", [1]) == {}
+
+
+async def test_games_over_without_a_record_are_listed_in_the_order_they_ended(store):
+    first, second, lobby_only = await lobby(store), await lobby(store, chat_id=OTHER_GROUP), await lobby(store, chat_id=-9)
+    second.state = first.state = {"turn": 1}
+    await finish(store, second)
+    await finish(store, first, Status.CANCELLED)
+    await finish(store, lobby_only, Status.CANCELLED)  # never began: nothing to record
+    assert [g.id for g in await store.unrecorded_games()] == [second.id, first.id]
+    await store.record_game(a_record(second.id), [])
+    assert [g.id for g in await store.unrecorded_games()] == [first.id]
+
+
+async def test_chat_records_counts_and_a_persons_games(store):
+    await store.record_game(a_record(1, ended=1), [])
+    await store.record_game(a_record(2, ended=3, kind="trio"), [])
+    await store.record_game(a_record(3, ended=2, status="cancelled"), [])
+    await store.record_game(a_record(4, chat_id=OTHER_GROUP, users=(1, 3)), [])
+    assert [r.game_id for r in await store.chat_records(GROUP, 10)] == [2, 3, 1]
+    assert [r.game_id for r in await store.chat_records(GROUP, 2)] == [2, 3]
+    assert await store.chat_counts(GROUP) == {"cones": 1, "trio": 1}
+    played = await store.played(1)
+    assert [(p.kind, p.place, p.players, p.score, p.status) for p in played] == [
+        ("cones", 1, 3, 10, "finished"), ("cones", 1, 3, 10, "finished"), ("cones", 1, 3, 10, "cancelled"),
+        ("trio", 1, 3, 10, "finished")]
+
+
+async def test_top_orders_by_figure_needs_enough_games_and_filters_by_chat(store):
+    await store.touch_user(1, "Anna", None, "en")
+    await store.record_game(a_record(1, users=(1, 2)), [a_rating(1, 1600), a_rating(2, 1700)])
+    await store.record_game(a_record(2, chat_id=OTHER_GROUP, users=(3, 4)), [a_rating(3, 1800), a_rating(4, 1900, 2)])
+    top = await store.top("cones", min_games=5, limit=10)
+    assert [(r.user_id, name) for r, name in top] == [(3, "P3"), (2, "P2"), (1, "Anna")]
+    assert [r.user_id for r, _ in await store.top("cones", min_games=5, limit=10, chat_id=GROUP)] == [2, 1]
+    assert [r.user_id for r, _ in await store.top("cones", min_games=1, limit=2)] == [4, 3]
+    assert await store.top("trio", min_games=0, limit=10) == []
+
+
+async def test_forget_user_leaves_a_nameless_seat_and_no_rating(store):
+    game = await lobby(store, host=2)
+    game.state = {"turn": 1}
+    await finish(store, game)
+    await store.record_game(a_record(game.id), [a_rating(1, 1600), a_rating(2, 1700)])
+    await store.forget_user(2)
+    assert (await store.user(2)).forgotten and not (await store.user(1) or User(1, "", None, None, False, False,
+                                                                                 True, None)).forgotten
+    assert list(await store.ratings("cones", [1, 2])) == [1]
+    seats = (await store.game_record(game.id)).seats
+    assert (seats[1].user_id, seats[1].name, seats[1].after) == (None, None, None)
+    assert seats[0].name == "P1"
+    assert (await store.get_game(game.id)).seats[0].name == ""  # the game's own seat too
+    assert await store.played(2) == []
+
+
+async def test_forget_chat_empties_its_records_for_good_and_keeps_ratings(store):
+    game = await lobby(store)
+    game.state = {"turn": 1}
+    await finish(store, game)
+    await store.record_game(a_record(game.id), [a_rating(1, 1600)])
+    await store.record_game(a_record(99, chat_id=OTHER_GROUP), [])
+    assert await store.forget_chat(GROUP) == 1
+    assert await store.chat_records(GROUP, 10) == [] and await store.chat_counts(GROUP) == {}
+    assert await store.unrecorded_games() == []  # not recorded again
+    assert await store.ratings("cones", [1])
+    assert [r.game_id for r in await store.chat_records(OTHER_GROUP, 10)] == [99]
+
+
+async def test_prune_actions_deletes_old_logs_of_recorded_games_only(store):
+    old, new, open_ = await lobby(store), await lobby(store, chat_id=OTHER_GROUP), await lobby(store, chat_id=-9)
+    for game in (old, new, open_):
+        await store.save_game(game, action=(0, "x"))
+    await store.record_game(a_record(old.id, ended=100.0), [])
+    await store.record_game(a_record(new.id, ended=300.0), [])
+    assert await store.prune_actions(200.0) == 1
+    assert await store.actions(old.id) == []
+    assert len(await store.actions(new.id)) == 1 and len(await store.actions(open_.id)) == 1

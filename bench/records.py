@@ -1,0 +1,84 @@
+"""``python -m bench records [games]``: /top, /stats and /history over a database of recorded games.
+
+Fills a new SQLite file with ``games`` (10,000) finished games of the four games in 50 groups
+among 600 people, rated in order with openskill as the bot does, then times the answers the
+commands read from the store (``bot/stats.py``; the first call after the fill
+may wait for SQLite's checkpoint of the write-ahead log, and this machine is shared: p95): /top in a group and everywhere, a group's
+/stats and /history, a person's /stats. The target: /top within 50 ms at 10,000 games.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot import rating
+from bot.stats import Stats
+from bot.store import GameRecord, Rating, RecordSeat, make_store
+
+KINDS = ("lucky", "cones", "genial", "trio")
+GROUPS, PEOPLE = 50, 600
+
+
+async def _fill(store, games: int, rng: random.Random) -> None:
+    skills: dict[tuple[str, int], tuple[rating.Skill, int]] = {}
+    members = {g: rng.sample(range(1, PEOPLE + 1), 25) for g in range(GROUPS)}
+    for gid in range(1, games + 1):
+        group = rng.randrange(GROUPS)
+        kind = rng.choice(KINDS)
+        users = rng.sample(members[group], rng.randint(2, 4))
+        places = list(range(1, len(users) + 1))
+        rng.shuffle(places)
+        before = [skills.get((kind, u), (rating.NEW, 0)) for u in users]
+        after = rating.rate([[s] for s, _ in before], places)
+        seats, ratings = [], []
+        for i, (u, (old, n), [new]) in enumerate(zip(users, before, after)):
+            skills[(kind, u)] = (new, n + 1)
+            seats.append(RecordSeat(i, u, f"Player {u}", place=places[i], score=rng.randint(0, 18), team=i,
+                                    before=old.figure, after=new.figure, games=n + 1))
+            ratings.append(Rating(u, kind, new.mu, new.sigma, new.figure, n + 1))
+        await store.record_game(GameRecord(gid, kind, -1000 - group, 0, "finished", True, {}, None,
+                                           gid * 600.0, gid * 600.0 + 500, seats), ratings)
+
+
+def _timed(make, runs: int = 50) -> tuple[float, float]:
+    async def run() -> list[float]:
+        out = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            await make()
+            out.append((time.perf_counter() - started) * 1000)
+        return out
+    return run
+
+
+async def _figures(games: int) -> list[tuple[str, float, str]]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await make_store(str(Path(tmp) / "records.sqlite3")).open()
+        try:
+            started = time.perf_counter()
+            await _fill(store, games, random.Random(1))
+            rows.append((f"records: {games} games recorded and rated", time.perf_counter() - started, "s"))
+            stats = Stats(store, None, None)
+            cases = [("/top cones in a group", lambda: stats.top(["cones"], -1007, "en")),
+                     ("/top cones everywhere (private)", lambda: stats.top(["cones"], None, "en")),
+                     ("/stats of a group", lambda: stats.group(-1007, "", "en")),
+                     ("/history of a group", lambda: stats.history(-1007, "en")),
+                     ("/stats of a person", lambda: stats.person(7, "Player 7", "en"))]
+            for label, make in cases:
+                times = await _timed(make)()
+                rows.append((f"records: {label} at {games} games, first call", times[0], "ms"))
+                rows.append((f"records: {label} at {games} games, median of 50", statistics.median(times), "ms"))
+                rows.append((f"records: {label} at {games} games, p95 of 50", sorted(times)[47], "ms"))
+        finally:
+            await store.close()
+    return rows
+
+
+def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
+    games = int(argv[0]) if argv else 10_000
+    return asyncio.run(_figures(games))
