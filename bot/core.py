@@ -24,6 +24,7 @@ from bot.people import People
 from bot.pings import Pings
 from bot.play import COMPUTER_PAUSE, Play
 from bot.rendering import render_picture
+from bot.replays import Replays
 from bot.results import Results
 from bot.settings import Settings
 from bot.store import GameStore
@@ -48,6 +49,7 @@ class Core:
     lobby: Lobby
     settings: Settings
     door: Door
+    replays: Replays
     handlers: Handlers
 
     async def forget_caches(self) -> None:
@@ -75,8 +77,9 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
                   timeout_minutes=lobby_minutes)
     settings = Settings(book, people, turns, play, lobby, changes)
-    door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username)
+    replays = Replays(store, messenger, people, background, render=render)
+    door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, bot_username=bot_username)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
                         messenger=messenger, guard=CommandGuard(), bot_username=bot_username)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
-                settings, door, handlers)
+                settings, door, replays, handlers)
