@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import random
+import time
 
 from PIL import Image
 
+from bot.replays import FRESH_SECONDS
 from tests.bot.harness import Player, button_data, buttons, press_until_over, start_game
 
 GROUP = -100900
@@ -79,6 +81,15 @@ async def test_the_replay_of_a_cones_game_is_one_animation_answering_the_results
     assert "already in the chat" in answer["text"], answer
     await runner.idle()
     assert len(animations(fake, GROUP)) == 1 and len(fake.calls("sendAnimation")) == 1
+
+    # Long after, it has scrolled far up: posted again by its file_id, not drawn again.
+    replays = runner.bot.core.replays
+    replays.clock = lambda: time.monotonic() + FRESH_SECONDS + 1
+    await people[0].press(GROUP, results.message_id, replay)
+    await runner.idle(timeout=60)
+    first, again = fake.calls("sendAnimation")
+    assert again.params["animation"] == first.result["animation"]["file_id"]
+    assert animations(fake, GROUP)[-1].animation == sent.animation
 
     # A rematch takes 🔁 off the results; 🎞 stays.
     await people[1].press(GROUP, results.message_id, button_data(results, text="Rematch"))
