@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 # A replay posted less than this long ago is pointed at; after that a press posts it again (by its
 # file_id: it is not drawn again), since the first one has scrolled far up the chat.
 FRESH_SECONDS = 15 * 60
+KEPT = 1000  # posted replays remembered (the oldest forgotten first: a press then makes it anew)
 
 
 @dataclass
@@ -94,8 +95,11 @@ class Replays:
                                                        reply_to=game.results_msg, priority=PERSON)
             if sent.message is not None:
                 animation_ = getattr(sent.message, "animation", None) or getattr(sent.message, "document", None)
+                self._posted.pop(game.id, None)
                 self._posted[game.id] = _Posted(sent.message.message_id,
                                                 getattr(animation_, "file_id", None), self.clock())
+                if len(self._posted) > KEPT:
+                    self._posted.pop(next(iter(self._posted)))
             elif sent.result != Result.UNSURE:
                 log.warning("the replay of game %s was not posted: %s", game.id, sent.result.value)
         finally:
