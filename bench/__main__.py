@@ -10,7 +10,8 @@ import time
 
 # section name -> module ("platform" lives in bench/presses.py: a bench/platform.py would shadow
 # the standard library's platform for ``python bench/bytes.py``)
-SECTIONS = {"platform": "presses", "lucky": "lucky", "cones": "cones", "genial": "genial", "trio": "trio"}
+SECTIONS = {"platform": "presses", "lucky": "lucky", "cones": "cones", "genial": "genial", "trio": "trio",
+            "replay": "replay"}
 
 
 def main(argv: list[str]) -> int:

@@ -25,6 +25,7 @@ from bot.pings import Pings
 from bot.play import COMPUTER_PAUSE, Play
 from bot.records import Records
 from bot.rendering import render_picture
+from bot.replays import Replays
 from bot.results import Results
 from bot.settings import Settings
 from bot.stats import Stats
@@ -50,6 +51,7 @@ class Core:
     lobby: Lobby
     settings: Settings
     door: Door
+    replays: Replays
     handlers: Handlers
     records: Records
 
@@ -82,9 +84,10 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
                   timeout_minutes=lobby_minutes)
     settings = Settings(book, people, turns, play, lobby, changes)
     stats = Stats(store, people, messenger)
-    door = Door(book, play, lobby, tables, people, settings, changes, messenger, bot_username=bot_username,
-                stats=stats)
+    replays = Replays(store, messenger, people, background, render=render)
+    door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats,
+                bot_username=bot_username)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
                         messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
-                settings, door, handlers, records)
+                settings, door, replays, handlers, records)

@@ -26,10 +26,11 @@ from bot.numbers import ascii_int
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, is_toast, word, word_html
+from bot.replays import Replays
 from bot.settings import Settings
 from bot.stats import FORGET_GROUP, FORGET_ME, Stats
 from bot.store import Status, from_base36
-from bot.tables import Tables
+from bot.tables import REPLAY, Tables
 from bot.texts import GAME_BLURBS, game_button
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,8 @@ class Where:
 
 class Door:
     def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
-                 settings: Settings, changes: Changes, messenger: Messenger, *, bot_username: str,
-                 stats: Stats | None = None):
+                 settings: Settings, changes: Changes, messenger: Messenger, replays: Replays, stats: Stats, *,
+                 bot_username: str):
         self.book = book
         self.stats = stats
         self.play = play
@@ -63,6 +64,7 @@ class Door:
         self.settings = settings
         self.changes = changes
         self.messenger = messenger
+        self.replays = replays
         self.bot_username = bot_username
         # Each person's last applied button, so that a second tap on it is answered "already done".
         self._last_press: dict[int, str] = {}
@@ -83,6 +85,8 @@ class Door:
                 raise Refused("no_game")
             if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
                 raise Refused("other_chat")
+            if press.action == REPLAY:
+                return await self.replays.press(match, person, where.chat_id, where.message_id)
             if press.action.startswith("!"):
                 return await self._turn_free(match, person, press.action)
             if press.action == "?rules":

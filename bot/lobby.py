@@ -504,8 +504,8 @@ class Lobby:
                                      "has joined."))
 
     def _strip_rematch(self, game: Game) -> None:
-        """The results keep their text, not their 🔁 (it has been used)."""
-        self.tables.strip_soon(game.chat_id, game.results_msg)
+        """The results keep their text and 🎞, not their 🔁 (it has been used)."""
+        self.tables.rematch_used(game)
 
     # ---- deep link -----------------------------------------------------------------------
 

@@ -228,6 +228,21 @@ class Messenger:
         self._remember(upload, sent)
         return sent
 
+    async def send_animation(self, chat_id: int, animation: Picture | str, caption: str, *, thread_id: int = 0,
+                             reply_to: int | None = None, priority: int = PERSON) -> Sent:
+        """An animation (a GIF made by ``animation()`` when the write may go out, or the file_id
+        of one sent before). Made once: a retry sends the same bytes."""
+        upload = _Upload(animation) if callable(animation) else None
+
+        async def make():
+            if upload is not None and upload.png is None:
+                upload.png = await upload.draw()
+            return await self.bot.send_animation(
+                chat_id, upload.png if upload is not None else animation, caption=caption,
+                parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, filename="replay.gif",
+                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None)
+        return await self._call(chat_id, make, new_message=True, priority=priority)
+
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
              thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON) -> None:
         """Reply to a command in the background: the handler does not wait for the group's pace.

@@ -34,6 +34,9 @@ from bot.turns import TurnPolicy
 
 log = logging.getLogger(__name__)
 
+REPLAY = "!replay"  # the results' 🎞 (bot/replays.py)
+REMATCH = "!rematch"
+
 # A new message that may or may not have arrived is posted again only this much later, if nobody
 # pressed a button on it meanwhile (which tells its id: see ``adopt``).
 UNSURE_SECONDS = 30.0
@@ -434,6 +437,26 @@ class Tables:
                 self.book.forget(game.id)
         self.background.schedule(("let-go", match.id), job)
 
+    @staticmethod
+    def results_markup(short_id: str, lang: str, *, rematch: bool):
+        """The results' buttons: 🎞 the replay of the game, and 🔁 a rematch until it is used."""
+        row = [Button(t(lang, "🎞 Replay"), REPLAY, turn_free=True)]
+        if rematch:
+            row.append(Button(t(lang, "🔁 Rematch"), REMATCH, turn_free=True))
+        return keyboard.markup(short_id, None, [row])
+
+    def rematch_used(self, game) -> None:
+        """The results keep their text and 🎞, not their 🔁 (it has been used)."""
+        chat_id, message_id, short_id = game.chat_id, game.results_msg, game.short_id
+        if not message_id:  # (not UNKNOWN_MESSAGE)
+            return
+
+        async def job() -> None:
+            lang = await self.people.chat_lang(chat_id)
+            await self.messenger.edit_markup(chat_id, message_id, self.results_markup(short_id, lang, rematch=False),
+                                             priority=TIDY)
+        self.background.schedule(("strip", chat_id, message_id), job)
+
     def _schedule_results(self, change: Finished) -> None:
         """Post the results below the final table (after its last edit), once; then start the
         next game of a series below them."""
@@ -452,12 +475,11 @@ class Tables:
                 note = await self.results_note(match, lang) if self.results_note is not None else ""
                 if note:
                     text += "\n\n" + note
-                rows: list[list[Button]] = [[Button(t(lang, "🔁 Rematch"), "!rematch", turn_free=True)]]
+                rematch = True
                 if change.news is not None:
                     text += "\n\n" + change.news.text(lang)
-                    if change.news.next_seats is not None:
-                        rows = []
-                markup = keyboard.markup(game.short_id, None, rows)
+                    rematch = change.news.next_seats is None  # a series goes on by itself
+                markup = self.results_markup(game.short_id, lang, rematch=rematch)
                 sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id,
                                                       priority=PERSON, patient=True)
                 if sent.message is not None or sent.result == Result.FAILED:

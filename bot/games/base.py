@@ -208,6 +208,12 @@ class GameUI:
     def table(self, ctx: Ctx, path: str = "") -> View:
         raise NotImplementedError
 
+    def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]) -> Callable[[], Any]:
+        """The group table's picture of a public ``view`` (``events``: those of the move that led
+        to it, which the picture may mark) as a picklable job returning a ``PIL.Image``: the
+        table's own picture and each frame of the replay (bot/replays.py) are drawn by it."""
+        raise NotImplementedError
+
     def private(self, ctx: Ctx, seat: int, path: str = "") -> View | None:
         """The seat's private message, or None when the game has nothing private."""
         return None

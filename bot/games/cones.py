@@ -84,9 +84,11 @@ class UI(GameUI):
         else:
             lines.append(t(lang, "Game over: every goal is revealed."))
         names = ctx.plain_names
-        return View("\n".join(lines), rows,
-                    image=partial(picture_of, drawing.table, view, lang=lang, names=names),
+        return View("\n".join(lines), rows, image=partial(picture_of, self.table_picture(view, names, lang, [])),
                     image_key=image_key("cones", view, names, lang))
+
+    def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
+        return partial(drawing.table, view, lang=lang, names=names)  # the view marks the last pile
 
     @staticmethod
     def _choice(ctx: Ctx, view: dict, path: str) -> tuple[str | None, int | None]:

@@ -59,9 +59,8 @@ class UI(GameUI):
         tail: list[str] = []
         rows: list[list[Button]] = []
         names = ctx.plain_names
-        highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
-        image = partial(picture_of, drawing.table, view, lang=lang, names=names, highlight=highlight)
-        key = image_key("genial-table", view, names, lang, highlight)
+        image = partial(picture_of, self.table_picture(view, names, lang, []))
+        key = image_key("genial-table", view, names, lang)
         current = view["current"]
         if cancelled(ctx):
             tail.append(cancelled_line(lang))
@@ -92,6 +91,11 @@ class UI(GameUI):
                             url=ctx.private_link(f"g{ctx.game.short_id}"))]]
         text = fit_caption([head], story, [x for x in tail if x])
         return View(text, rows, image=image, image_key=key)
+
+    def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
+        """The latest placement rimmed."""
+        highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
+        return partial(drawing.table, view, lang=lang, names=names, highlight=highlight)
 
     @staticmethod
     def _tracks_line(view: dict, holder: int, lang: str) -> str:

@@ -78,9 +78,11 @@ class UI(GameUI):
         names = ctx.plain_names
         last = ctx.game.last_events[-6:]
         key = image_key("lucky", view, names, lang, [e for e in last if e["kind"] == "Drew"][-1:])
-        return View("\n".join(lines), rows,
-                    image=partial(picture_of, drawing.table, view, lang=lang, names=names, last=last),
+        return View("\n".join(lines), rows, image=partial(picture_of, self.table_picture(view, names, lang, last)),
                     image_key=key)
+
+    def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
+        return partial(drawing.table, view, lang=lang, names=names, last=events)  # a bust among them shows
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         out = []

@@ -67,8 +67,11 @@ class UI(GameUI):
             tail.append(t(lang, "Game over: every hand is revealed."))
         names = ctx.plain_names
         return View(fit_caption(head, story, tail), rows,
-                    image=partial(picture_of, drawing.table, view, lang=lang, names=names),
+                    image=partial(picture_of, self.table_picture(view, names, lang, [])),
                     image_key=image_key("trio", view, names, lang))
+
+    def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
+        return partial(drawing.table, view, lang=lang, names=names)  # the view rings the last tile
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         return narrate(ctx, events)

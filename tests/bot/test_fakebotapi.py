@@ -278,6 +278,55 @@ async def test_bad_photos_are_rejected(fake, bot):
     assert len(fake.violations) == 4 and fake.messages(GROUP) == []
 
 
+def gif(frames: int = 3, size: tuple[int, int] = (64, 48)) -> bytes:
+    colours = ["red", "green", "blue", "white"]
+    images = [Image.new("P", size, i % 4) for i in range(frames)]
+    for im in images:
+        im.putpalette([v for c in colours for v in Image.new("RGB", (1, 1), c).getpixel((0, 0))])
+    buf = io.BytesIO()
+    images[0].save(buf, "GIF", save_all=True, append_images=images[1:], duration=[500] * frames, loop=0)
+    return buf.getvalue()
+
+
+async def test_send_animation_takes_an_uploaded_gif_a_caption_and_its_file_id(fake, bot):
+    data = gif(4)
+    msg = await bot.send_animation(GROUP, data, caption="<b>Replay</b>", parse_mode="HTML", filename="r.gif")
+    assert msg.caption == "Replay" and msg.caption_entities[0].type == "bold"
+    assert (msg.animation.width, msg.animation.height) == (64, 48)
+    assert msg.animation.mime_type == "image/gif" and msg.animation.file_size == len(data)
+    assert msg.document.file_id == msg.animation.file_id  # Telegram fills both
+    stored = fake.message(GROUP, msg.message_id)
+    assert stored.animation == data and stored.caption == "Replay" and stored.photo is None
+    req = fake.calls("sendAnimation")[0]
+    assert req.params["animation"] == data  # uploaded as a multipart file part
+    assert req.result["animation"]["duration"] == 2  # 4 frames of 0.5 s
+    # the file_id again (no upload), as a reply
+    again = await bot.send_animation(GROUP, msg.animation.file_id, reply_to_message_id=msg.message_id)
+    assert fake.message(GROUP, again.message_id).animation == data
+    assert fake.message(GROUP, again.message_id).reply_to_message_id == msg.message_id
+    file = await bot.get_file(msg.animation.file_id)
+    assert bytes(await file.download_as_bytearray()) == data
+    assert fake.violations == []
+
+
+async def test_bad_animations_are_rejected(fake, bot, monkeypatch):
+    from tests.fakebotapi import methods
+    with pytest.raises(BadRequest, match="(?i)wrong type"):
+        await bot.send_animation(GROUP, png(20, 20))  # a PNG is not an animation
+    with pytest.raises(BadRequest, match="(?i)wrong type"):
+        await bot.send_animation(GROUP, b"GIF89a but not really")
+    photo = await bot.send_photo(GROUP, png(20, 20))
+    with pytest.raises(BadRequest, match="(?i)type of file mismatch"):
+        await bot.send_animation(GROUP, photo.photo[-1].file_id)
+    with pytest.raises(BadRequest, match="(?i)caption is too long"):
+        await bot.send_animation(GROUP, gif(), caption="c" * 1025)
+    monkeypatch.setattr(methods, "MAX_ANIMATION_BYTES", 100)  # 50 MB, shrunk to test the check
+    with pytest.raises(BadRequest, match="(?i)file is too big"):
+        await bot.send_animation(GROUP, gif(8, (200, 200)))
+    assert len(fake.violations) == 5
+    assert [m.message_id for m in fake.messages(GROUP)] == [photo.message_id]
+
+
 async def test_edit_message_media_replaces_the_photo(fake, bot):
     msg = await bot.send_photo(GROUP, png(300, 200), caption="old",
                                reply_markup=keyboard([("Move", "m")]))

@@ -31,6 +31,7 @@ MAX_BUTTONS = 100
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
 MAX_PHOTO_SIDES = 10000
 MAX_PHOTO_RATIO = 20
+MAX_ANIMATION_BYTES = 50 * 1024 * 1024  # sendAnimation: "animation files of up to 50 MB"
 
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
@@ -186,6 +187,16 @@ class TelegramMethods:
                 d["entities"] = m.entities
         if m.photo is not None:
             d["photo"] = list(self._files[m.photo_file_id].sizes)
+            if m.caption:
+                d["caption"] = m.caption
+                if m.caption_entities:
+                    d["caption_entities"] = m.caption_entities
+        if m.animation is not None:
+            # Telegram fills both fields of an animation message (document for old clients).
+            info = dict(self._files[m.animation_file_id].sizes[0])
+            d["animation"] = info
+            d["document"] = {k: info[k] for k in ("file_id", "file_unique_id", "file_name", "mime_type",
+                                                  "file_size") if k in info}
             if m.caption:
                 d["caption"] = m.caption
                 if m.caption_entities:
@@ -367,6 +378,54 @@ class TelegramMethods:
                     "width": w, "height": h}
             sizes.append(size)
             self._files[file_id] = rec
+        self._file_paths[rec.file_path] = rec
+        return rec
+
+    def _animation(self, value: bytes | str) -> FileRec:
+        """An uploaded animation (a GIF or an MP4 of at most 50 MB) or a known animation file_id."""
+        if isinstance(value, str):
+            rec = self._files.get(value)
+            if rec is not None:
+                if rec.format not in ("GIF", "MP4"):
+                    raise _bad("Bad Request: type of file mismatch",
+                               f"file_id {value!r} of a {rec.format} photo sent as an animation")
+                return rec
+            if re.match(r"https?://", value):
+                raise _bad("Bad Request: wrong file identifier/HTTP URL specified",
+                           f"animation by URL {value!r}: the fake has no internet")
+            raise _bad("Bad Request: wrong file identifier/HTTP URL specified", f"unknown file_id {value!r}")
+        if not value:
+            raise _bad("Bad Request: file must be non-empty", "animation upload is empty")
+        if len(value) > MAX_ANIMATION_BYTES:
+            raise _bad("Bad Request: file is too big",
+                       f"animation is {len(value)} bytes (max {MAX_ANIMATION_BYTES})")
+        frames, duration_ms = 1, 0
+        if value[4:8] == b"ftyp":
+            fmt, width, height, mime = "MP4", 0, 0, "video/mp4"
+        else:
+            try:
+                with Image.open(io.BytesIO(value)) as im:
+                    fmt = im.format
+                    width, height = im.size
+                    if fmt == "GIF":
+                        frames = getattr(im, "n_frames", 1)
+                        for i in range(frames):
+                            im.seek(i)
+                            duration_ms += int(im.info.get("duration", 0))
+            except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
+                raise _bad("Bad Request: wrong type of the web page content",
+                           f"animation is neither a GIF nor an MP4: {exc}") from None
+            if fmt != "GIF":
+                raise _bad("Bad Request: wrong type of the web page content",
+                           f"animation is {fmt}; sendAnimation takes a GIF or an MP4")
+            mime = "image/gif"
+        n = len(self._files)
+        file_id = f"CgACAgIAAxkBAAI{self._rng.getrandbits(128):032x}"
+        info = {"file_id": file_id, "file_unique_id": f"AgAD{self._rng.getrandbits(64):016x}",
+                "width": width, "height": height, "duration": round(duration_ms / 1000),
+                "mime_type": mime, "file_size": len(value)}
+        rec = FileRec(value, fmt, width, height, f"animations/file_{n}.{fmt.lower()}", [info], frames)
+        self._files[file_id] = rec
         self._file_paths[rec.file_path] = rec
         return rec
 
@@ -559,6 +618,25 @@ class TelegramMethods:
         m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
                               thread=p.get("message_thread_id"))
         self._set_photo(m, rec, caption, entities, p.get("caption"), p.get("parse_mode"))
+        m.reply_markup = markup
+        m.reply_to_message_id = reply_to
+        return self._message_dict(m)
+
+    def _m_sendAnimation(self, p: dict) -> dict:
+        caption, entities = self._format(p.get("caption"), p.get("parse_mode"),
+                                         p.get("caption_entities"), what="caption")
+        markup = self._check_markup(p.get("reply_markup"))
+        rec = self._animation(p["animation"])
+        chat = self._chat_for(p["chat_id"])
+        reply_to = self._reply_to(chat, p.get("reply_parameters"))
+        m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
+                              thread=p.get("message_thread_id"))
+        m.animation = rec.content
+        m.animation_file_id = rec.sizes[0]["file_id"]
+        m.caption = caption or None
+        m.caption_entities = entities if caption else []
+        m.raw_caption = p.get("caption")
+        m.parse_mode = p.get("parse_mode")
         m.reply_markup = markup
         m.reply_to_message_id = reply_to
         return self._message_dict(m)

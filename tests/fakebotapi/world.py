@@ -68,6 +68,8 @@ class Message:
     photo: bytes | None = None  # PNG/JPEG bytes of a photo message
     photo_size: tuple[int, int] | None = None  # (width, height) as uploaded
     photo_file_id: str | None = None  # file_id of the largest PhotoSize
+    animation: bytes | None = None  # GIF/MP4 bytes of an animation message
+    animation_file_id: str | None = None
     dice: dict | None = None  # {"emoji": ..., "value": ...}
     reply_markup: dict | None = None  # the InlineKeyboardMarkup dict, None without keyboard
     message_thread_id: int | None = None
@@ -150,11 +152,12 @@ class ChatRec:
 @dataclass
 class FileRec:
     content: bytes
-    format: str  # PNG / JPEG
+    format: str  # PNG / JPEG (photos), GIF / MP4 (animations)
     width: int
     height: int
     file_path: str
-    sizes: list[dict]  # PhotoSize dicts, smallest first
+    sizes: list[dict]  # PhotoSize dicts, smallest first (an animation: its one Animation dict)
+    frames: int = 1  # an animated GIF's frames
 
 
 @dataclass

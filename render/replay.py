@@ -1,0 +1,145 @@
+"""A whole game as one animated GIF: a frame per position, each the game's own table picture.
+
+    animation(frames, *, lang, width) -> bytes
+
+``frames`` are picklable callables (``functools.partial`` of a game's ``table``), one per
+position, opening first; each returns the table as a ``PIL.Image``. The job runs in the drawing
+process (bot/rendering.py) like any picture.
+
+Why a GIF of one shared palette: our tables are flat colours and their antialiased edges, which
+a palette of the board's own colours holds without a visible change (see
+``common.encode_picture``); with one palette for every frame, a frame after the first stores
+only the pixels that changed (the rest transparent), so a 100-move game is a few hundred KB
+and encodes in well under a second. MP4 would need a codec Pillow does not have.
+
+Every frame gets a band above the table: the move number and a progress bar, so that a frame
+that changed little (a swap) is still a frame of its own (GIF writers merge identical frames),
+and a viewer knows where they are. Frames may differ in size (trio's board grows): each is
+scaled to ``width`` and the canvas is as tall as the tallest; the shorter ones are padded.
+"""
+from __future__ import annotations
+
+import io
+from typing import Callable, Sequence
+
+from PIL import Image
+
+from render.common import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, min_font, put_text
+
+# px: half of the 1080 px tables (lucky, cones, genial), which a box filter halves exactly, sharp
+# and ten times faster than resampling to any other width (640 px made a long genial replay take
+# 1.5 times as long); still more than a phone shows (~400 px), and legible there by the same rule
+# as every picture (``min_font``: the text keeps its proportion).
+WIDTH = 540
+NARROW = 400  # px: the width tried when the first result exceeds ``max_bytes``
+MAX_BYTES = 4 * 1024 * 1024  # far below Telegram's 50 MB for an animation
+MOVE_MS = 900  # each position
+FIRST_MS = 1500  # the opening: a moment to see who plays
+FINAL_MS = 6000  # the final position, held (a GIF loops: this is the pause before it starts again)
+COLOURS = 255  # one index is left for the transparency of unchanged pixels
+_SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row of a few frames
+
+WORDS = {
+    "en": {"start": "Start", "move": "Move {n} of {total}", "final": "Final position"},
+    "ru": {"start": "Начало", "move": "Ход {n} из {total}", "final": "Итог"},
+}
+
+
+def band_height(width: int) -> int:
+    """The band above each table: a legible line (``min_font``) and the progress bar."""
+    return min_font(width, 13) + min_font(width, 13) // 2 + 14
+
+
+def _band(width: int, index: int, total: int, lang: str) -> Image.Image:
+    """"Move 12 of 45" and a bar that fills as the game goes on (``total`` moves)."""
+    words = WORDS.get(lang, WORDS["en"])
+    height = band_height(width)
+    band = Image.new("RGB", (width, height), BACKGROUND)
+    size = min_font(width, 13)
+    if index == 0:
+        label = words["start"]
+    elif index == total:
+        label = f"{words['final']} · " + words["move"].format(n=total, total=total)
+    else:
+        label = words["move"].format(n=index, total=total)
+    put_text(band, (12, 5), label, size, fill=INK, bold=True)
+    bar_top = height - 8
+    band.paste(GRID, (12, bar_top, width - 12, bar_top + 4))
+    done = 12 + round((width - 24) * (index / total if total else 1))
+    if done > 12:
+        band.paste(HIGHLIGHT if index < total else MUTED, (12, bar_top, done, bar_top + 4))
+    return band
+
+
+def _scaled(image: Image.Image, width: int) -> Image.Image:
+    """``image`` at ``width`` px wide: halved (``reduce``, exact and cheap) while it is at
+    least twice as wide, then resampled with a box filter (area averaging: no ringing on flat
+    colours) for what is left."""
+    image = image.convert("RGB")
+    while image.width >= 2 * width:
+        image = image.reduce(2)
+    if image.width != width:
+        height = max(1, round(image.height * width / image.width))
+        image = image.resize((width, height), Image.Resampling.BOX)
+    return image
+
+
+def _palette(frames: Sequence[Image.Image]) -> Image.Image:
+    """One palette for the whole animation, chosen from a sample of the opening, the middle and
+    the final frame (together they hold every colour the game uses)."""
+    picks = sorted({0, len(frames) // 2, len(frames) - 1})
+    samples = [f.resize((max(1, f.width // _SAMPLE), max(1, f.height // _SAMPLE)), Image.Resampling.NEAREST)
+               for f in (frames[i] for i in picks)]
+    sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)), BACKGROUND)
+    y = 0
+    for s in samples:
+        sheet.paste(s, (0, y))
+        y += s.height
+    return sheet.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en",
+              width: int = WIDTH) -> list[Image.Image]:
+    """Every position drawn, scaled to ``width``, under its band, on canvases of one size (RGB)."""
+    total = len(frames) - 1
+    tables = [_scaled(draw(), width) for draw in frames]
+    band = band_height(width)
+    height = band + max(t.height for t in tables)
+    out = []
+    for i, table in enumerate(tables):
+        # Padding takes the colour of the table's bottom edge, so a short frame looks finished.
+        canvas = Image.new("RGB", (width, height), table.getpixel((0, table.height - 1)))
+        canvas.paste(_band(width, i, total, lang), (0, 0))
+        canvas.paste(table, (0, band))
+        out.append(canvas)
+    return out
+
+
+def durations(count: int) -> list[int]:
+    """Milliseconds each frame shows: the opening a little longer, the final position held."""
+    if count == 1:
+        return [FINAL_MS]
+    return [FIRST_MS] + [MOVE_MS] * (count - 2) + [FINAL_MS]
+
+
+def encode_gif(frames: Sequence[Image.Image]) -> bytes:
+    """A looping GIF of RGB ``frames`` (of one size) in one shared palette, without dithering
+    (it would only add noise to flat areas, and defeat the unchanged-pixel transparency)."""
+    palette = _palette(frames)
+    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    buf = io.BytesIO()
+    indexed[0].save(buf, format="GIF", save_all=True, append_images=indexed[1:], duration=durations(len(frames)),
+                    loop=0, optimize=True, disposal=1)
+    return buf.getvalue()
+
+
+def animation(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", width: int = WIDTH,
+              max_bytes: int = MAX_BYTES) -> bytes:
+    """The GIF of a whole game (see the module's docstring); narrower when it would exceed
+    ``max_bytes``."""
+    if not frames:
+        raise ValueError("a replay needs at least the opening position")
+    data = encode_gif(frames_of(frames, lang=lang, width=width))
+    if len(data) > max_bytes and width > NARROW:
+        data = encode_gif(frames_of(frames, lang=lang, width=NARROW))
+    return data

@@ -1,0 +1,82 @@
+"""The replay's GIF (render/replay.py): a frame per position, one size, one palette, the final
+position held, each frame the table of its public view, legible on a phone."""
+from __future__ import annotations
+
+import io
+import pickle
+from functools import partial
+
+from PIL import Image, ImageChops, ImageStat
+
+from engines import registry
+from engines.replay import public_views
+from render import cones as cones_drawing
+from render import replay
+from render import trio as trio_drawing
+from render.common import LEGIBLE_PX, PHONE_WIDTH, font_sizes
+from tests.engines.test_conformance import playout
+
+NAMES = ["Anna", "Борис", "Clara", "Dan"]
+
+
+def steps_of(gid: str, players: int, seed: int):
+    _, log, _ = playout(registry.engine(gid), players, seed)
+    return public_views(gid, players, None, seed, log)
+
+
+def gif_frames(data: bytes) -> list[tuple[Image.Image, int]]:
+    out = []
+    with Image.open(io.BytesIO(data)) as im:
+        for i in range(im.n_frames):
+            im.seek(i)
+            out.append((im.convert("RGB"), im.info["duration"]))
+    return out
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference of two pictures of one size (0-255)."""
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def test_a_frame_per_position_of_one_size_and_the_final_one_held():
+    steps = steps_of("trio", 3, 0)  # trio's board grows: its tables differ in size
+    frames = [partial(trio_drawing.table, s.view, lang="en", names=NAMES[:3]) for s in steps]
+    assert len({f().size for f in frames[::5]}) > 1
+    data = replay.animation(frames, lang="en")
+    shown = gif_frames(data)
+    assert len(shown) == len(steps)
+    assert {im.size for im, _ in shown} == {shown[0][0].size} and shown[0][0].width == replay.WIDTH
+    durations = [d for _, d in shown]
+    assert durations == replay.durations(len(steps)) and durations[-1] >= 5 * durations[1]
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.format == "GIF" and im.mode == "P" and im.info.get("loop") == 0
+
+
+def test_each_frame_is_the_table_of_its_public_view_and_the_last_reveals_the_goals():
+    steps = steps_of("cones", 3, 1)
+    frames = [partial(cones_drawing.table, s.view, lang="en", names=NAMES[:3]) for s in steps]
+    shown = gif_frames(replay.animation(frames, lang="en"))
+    band = replay.band_height(replay.WIDTH)
+    for i in (0, len(steps) // 2, len(steps) - 2, len(steps) - 1):
+        table = replay._scaled(frames[i](), replay.WIDTH)
+        frame = shown[i][0].crop((0, band, replay.WIDTH, band + table.height))
+        assert difference(frame, table) < 2.0, i  # the palette moves edges a little, nothing more
+        if i < len(steps) - 1:  # and it is not the final table (with the goals) drawn early
+            final = replay._scaled(frames[-1](), replay.WIDTH).crop((0, 0, replay.WIDTH, table.height))
+            assert difference(frame, final) > 2.0, i
+
+
+def test_the_band_is_legible_on_a_phone_and_says_where_the_game_is():
+    for lang in ("en", "ru"):
+        with font_sizes() as sizes:
+            replay._band(replay.WIDTH, 3, 10, lang)
+        assert min(sizes) * PHONE_WIDTH / replay.WIDTH >= LEGIBLE_PX
+    assert replay.WORDS["ru"]["move"].format(n=3, total=10) == "Ход 3 из 10"
+
+
+def test_too_big_a_gif_is_made_narrower_and_the_job_pickles():
+    steps = steps_of("cones", 2, 0)[:6]
+    frames = [partial(cones_drawing.table, s.view, lang="ru", names=NAMES[:2]) for s in steps]
+    job = pickle.loads(pickle.dumps(partial(replay.animation, frames, lang="ru", max_bytes=1)))
+    shown = gif_frames(job())
+    assert len(shown) == 6 and shown[0][0].width == replay.NARROW
