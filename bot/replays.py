@@ -72,6 +72,8 @@ class Replays:
             raise Refused("not_over" if game.is_open else "bad_button")
         if chat_id != game.chat_id or message_id is None or message_id != game.results_msg:
             raise Refused("old_message")
+        if not await self.store.actions(game.id):  # pruned (TABLEBOT_KEEP_ACTIONS_DAYS)
+            return Answer(t(lang, "🎞 The moves of this game are no longer kept, so there is no replay."), alert=True)
         if game.id in self._making:
             return Answer(t(lang, "🎞 The replay is on its way: it will answer the results in a moment."))
         posted = self._posted.get(game.id)
@@ -110,7 +112,7 @@ class Replays:
         work), then drawn and encoded in the drawing process."""
         game = match.game
         steps = await asyncio.to_thread(public_views, game.kind, len(game.seats), game.options, game.seed, log_)
-        names = [clean(s.name) for s in game.seats]
+        names = [clean(s.name) or t(lang, "a player") for s in game.seats]  # '' after /forgetme
         frames = [match.ui.table_picture(step.view, names, lang, step.events) for step in steps]
         return await self.render(partial(animation, frames, lang=lang))
 
@@ -119,6 +121,6 @@ class Replays:
         """"🎞 Cones, the whole game: 45 moves · Anna, Boris"."""
         game = match.game
         title = game_name(registry.info(game.kind), lang)
-        names = ", ".join(in_text(s.name) for s in game.seats)
+        names = ", ".join(in_text(s.name) if clean(s.name) else t(lang, "a player") for s in game.seats)
         return t(lang, "🎞 <b>{game}</b>, the whole game: {moves} · {names}", game=title,
                  moves=nt(lang, "{n} move", "{n} moves", moves), names=names)
