@@ -71,7 +71,8 @@ _BOARD = ("board", "Show the table again at the bottom")
 _RULES = ("rules", "The rules of a game")
 _NOTIFY = ("notify", "Pings when it is your turn: on or off")
 _HELP = ("help", "How to play with me")
-_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"), _RULES, _NOTIFY, _HELP]
+_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"),
+              ("nextgame", "Tell me in private when the next game opens here"), _RULES, _NOTIFY, _HELP]
 COMMAND_MENUS = [
     (BotCommandScopeAllPrivateChats(), [_NEW, _BOARD, ("cancel", "Stop your game here"), _RULES,
                                         ("lang", "Your language"), _NOTIFY, _HELP]),
@@ -223,7 +224,7 @@ def register(application: Application, h: Handlers) -> None:
                            ("rules", h.on_rules), ("cancel", h.on_cancel), ("board", h.on_board),
                            ("lang", h.on_lang), ("notify", h.on_notify), ("leave", h.on_leave),
                            ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
-                           ("turntimer", h.on_turn_timer)]:
+                           ("turntimer", h.on_turn_timer), ("nextgame", h.on_nextgame)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))
     application.add_handler(CallbackQueryHandler(h.on_press))

@@ -80,6 +80,7 @@ def private_help_text(lang: str) -> str:
              "/new genial bots=0 — «Гениально» alone\n"
              "/rules <i>game</i> — the rules in short\n"
              "/notify on or off — whether I ping you when it is your turn in a group\n"
+             "/nextgame — written in a group: I tell you here when the next game opens there\n"
              "/lang — your language\n\n"
              "In a group your secrets (a goal colour, a rack, a hand) and your moves come here. "
              "To play with friends, add me to a group and write /new there.")
@@ -92,6 +93,7 @@ def help_text(lang: str, bot_username: str) -> str:
              "the host taps <b>Start</b>\n"
              "/rules <i>game</i> — the rules in short\n"
              "/board — post the table again at the bottom of the chat\n"
+             "/nextgame — I tell you in private when the next game opens here (once)\n"
              "/cancel — stop the game here (host or admin)\n"
              "/lang — language of this chat (host or admin) or, in private, your own\n"
              "/notify on or off — whether I ping you when it is your turn\n"
