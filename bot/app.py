@@ -74,8 +74,9 @@ _HELP = ("help", "How to play with me")
 _STATS = ("stats", "Games played and ratings")
 _TOP = ("top", "The best players of a game")
 _HISTORY = ("history", "The last games here")
-_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"), _RULES, _STATS, _TOP,
-              _HISTORY, _NOTIFY, _HELP]
+_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"),
+              ("nextgame", "Tell me in private when the next game opens here"), _RULES, _STATS, _TOP, _HISTORY,
+              _NOTIFY, _HELP]
 COMMAND_MENUS = [
     (BotCommandScopeAllPrivateChats(), [_NEW, _BOARD, ("cancel", "Stop your game here"), _RULES,
                                         ("stats", "Your games and ratings"), _TOP, ("lang", "Your language"), _NOTIFY,
@@ -233,7 +234,7 @@ def register(application: Application, h: Handlers) -> None:
                            ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
                            ("turntimer", h.on_turn_timer), ("stats", h.on_stats), ("top", h.on_top),
                            ("history", h.on_history), ("forgetme", h.on_forget_me),
-                           ("forgetgroup", h.on_forget_group)]:
+                           ("forgetgroup", h.on_forget_group), ("nextgame", h.on_nextgame)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))
     application.add_handler(CallbackQueryHandler(h.on_press))

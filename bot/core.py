@@ -20,6 +20,7 @@ from bot.floods import CommandGuard
 from bot.handlers import Handlers
 from bot.lobby import Lobby
 from bot.messenger import Messenger
+from bot.nextgame import NextGame
 from bot.people import People
 from bot.pings import Pings
 from bot.play import COMPUTER_PAUSE, Play
@@ -80,14 +81,16 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     changes.subscribe(tables.hear)  # the table first: a ping links to the table as it is now
     changes.subscribe(pings.hear)
     play = Play(book, store, changes, background, timers, turns, Results(store), computer_pause=computer_pause)
+    next_game = NextGame(book, people, messenger, background, bot_username=bot_username)
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
-                  timeout_minutes=lobby_minutes)
+                  timeout_minutes=lobby_minutes, next_game=next_game)
     settings = Settings(book, people, turns, play, lobby, changes)
     stats = Stats(store, people, messenger)
     replays = Replays(store, messenger, people, background, render=render)
     door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats,
                 bot_username=bot_username)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
-                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats)
+                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats,
+                        next_game=next_game)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
                 settings, door, replays, handlers, records)

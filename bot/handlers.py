@@ -23,6 +23,7 @@ from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.messenger import Messenger
 from bot.names import in_text, person_name
+from bot.nextgame import NextGame
 from bot.pacing import GAME, PERSON
 from bot.people import People, Person
 from bot.play import Play
@@ -70,9 +71,11 @@ def _where(update: Update) -> Where:
 
 class Handlers:
     def __init__(self, *, door: Door, lobby: Lobby, settings: Settings, play: Play, tables: Tables,
-                 people: People, messenger: Messenger, guard: CommandGuard, bot_username: str, stats: Stats):
+                 people: People, messenger: Messenger, guard: CommandGuard, bot_username: str, stats: Stats,
+                 next_game: NextGame):
         self.door = door
         self.stats = stats
+        self.next_game = next_game
         self.guard = guard
         self.lobby = lobby
         self.settings = settings
@@ -169,6 +172,11 @@ class Handlers:
         """/board: the table (or the lobby) again at the bottom of the chat."""
         if not await self.tables.board(update.effective_chat.id, _thread(update)):
             await self._reply(update, context, t(context.lang, "No game is running here. Start one with /new."))
+
+    async def on_nextgame(self, update: Update, context: TableContext) -> None:
+        """/nextgame: tell me in private when a lobby opens in this group."""
+        await self._reply(update, context, *await self.next_game.ask(
+            update.effective_chat.id, _thread(update), context.person, context.lang))
 
     async def on_lang(self, update: Update, context: TableContext) -> None:
         """/lang [en|ru]: the chat's language (in private: the person's own)."""

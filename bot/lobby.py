@@ -20,6 +20,7 @@ from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
 from bot.messenger import Messenger
 from bot.names import in_text
+from bot.nextgame import NextGame
 from bot.numbers import ascii_int
 from bot.people import People, Person
 from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
@@ -96,8 +97,10 @@ def option_problem(info: GameInfo, options: dict, players: int) -> Refused | Non
 
 class Lobby:
     def __init__(self, book: GameBook, store: GameStore, play: Play, tables: Tables, people: People,
-                 timers: Timers, messenger: Messenger, *, bot_username: str, timeout_minutes: int):
+                 timers: Timers, messenger: Messenger, *, bot_username: str, timeout_minutes: int,
+                 next_game: NextGame | None = None):
         self.book = book
+        self.next_game = next_game
         self.store = store
         self.play = play
         self.tables = tables
@@ -200,6 +203,8 @@ class Lobby:
             return match
         self.tables.schedule_lobby(match)
         self.arm_timeout(match)
+        if self.next_game is not None:  # those who asked with /nextgame hear of it in private
+            await self.next_game.lobby_opened(match)
         return match
 
     async def point_to(self, match: Match, lang: str) -> None:
@@ -514,6 +519,9 @@ class Lobby:
         person's private message of a running game down (None: it was brought, nothing to say);
         anything else is the plain greeting ("")."""
         await self.people.opened_private(person)
+        if payload == "next":  # from /nextgame's button: now a message can reach them
+            return t(person.lang, "Thank you: now I can write to you here, and I will tell you when the next "
+                                  "game opens in your group.")
         link = _START_PAYLOAD.match(payload)
         if link is None:
             return ""

@@ -151,7 +151,7 @@ class Chat:
 
 @dataclass
 class Series:
-    """Several games in a row by the same people (lucky); victory points add up."""
+    """Several games in a row by the same people; their points add up (halves for shared places)."""
 
     id: int
     chat_id: int
@@ -159,7 +159,7 @@ class Series:
     total: int
     played: int
     users: list[int]
-    points: dict[str, int]
+    points: dict[str, float]
     counted: list[int] = field(default_factory=list)  # games already added, so none counts twice
 
 

@@ -77,6 +77,7 @@ INFO = GameInfo(
     options=(
         Option("equal", False, players=(2, 3)),
         Option("no_same_pile", False),
+        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
     ),
 )
 
@@ -85,6 +86,8 @@ INFO = GameInfo(
 class Options:
     equal: bool = False  # deal chips evenly (2-3 players only)
     no_same_pile: bool = False  # never on the pile the previous move was played on
+    # Games in a series, handled by the bot (0 = none, 1 = one game per player, n = n games).
+    series: int = 0
 
 
 @dataclass(frozen=True)
@@ -440,7 +443,8 @@ def to_json(state: State) -> dict[str, Any]:
     return {
         "v": 1,
         "players": state.players,
-        "options": {"equal": state.options.equal, "no_same_pile": state.options.no_same_pile},
+        "options": {"equal": state.options.equal, "no_same_pile": state.options.no_same_pile,
+                    "series": state.options.series},
         "seed": state.seed,
         "counter": state.counter,
         "colours": colours,
@@ -490,10 +494,11 @@ def _from_json(data: Any) -> State:
         raise InvalidAction("bad cones state version")
     players = _int(data["players"], 2, 4, "players")
     opts = data["options"]
-    if not isinstance(opts, dict) or set(opts) != {"equal", "no_same_pile"} \
-            or not all(isinstance(v, bool) for v in opts.values()):
+    # "series" came later: a state saved before it has none.
+    if not isinstance(opts, dict) or not {"equal", "no_same_pile"} <= set(opts) <= {"equal", "no_same_pile", "series"} \
+            or not isinstance(opts["equal"], bool) or not isinstance(opts["no_same_pile"], bool):
         raise InvalidAction("bad options")
-    options = Options(**opts)
+    options = Options(opts["equal"], opts["no_same_pile"], _int(opts.get("series", 0), 0, 8, "series"))
     if options.equal and players not in EQUAL_DEAL:
         raise InvalidAction("equal dealing is for 2 or 3 players")
     seed = _int(data["seed"], -(2 ** 63), None, "seed")

@@ -771,7 +771,8 @@ def from_json(data: Any) -> State:
         players = _int(data, "players", INFO.min_players, INFO.max_players)
         opts = data.get("options")
         if (not isinstance(opts, dict) or not isinstance(opts.get("seven_for_three"), bool)
-                or not isinstance(opts.get("series"), int) or isinstance(opts.get("series"), bool)):
+                or not isinstance(opts.get("series"), int) or isinstance(opts.get("series"), bool)
+                or not 0 <= opts["series"] <= INFO.option("series").maximum):
             raise InvalidAction("bad options")
         options = Options(opts["seven_for_three"], opts["series"])
         seed = data.get("seed")

@@ -81,7 +81,10 @@ INFO = GameInfo(
     max_players=4,
     hidden_info=True,
     aliases=("трио", "sets", "set", "сеты", "сет", "trio game", "игра трио"),
-    options=(Option("strict_lines", False),),
+    options=(
+        Option("strict_lines", False),
+        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
+    ),
 )
 
 
@@ -164,6 +167,8 @@ def die_matches(face: str, sym: int) -> bool:
 @dataclass(frozen=True)
 class Options:
     strict_lines: bool = False
+    # Games in a series, handled by the bot (0 = none, 1 = one game per player, n = n games).
+    series: int = 0
 
 
 def _cell(value: Any) -> tuple[int, int]:
@@ -801,7 +806,7 @@ def to_json(state: State) -> dict[str, Any]:
     return {
         "v": 1,
         "players": state.players,
-        "options": {"strict_lines": state.options.strict_lines},
+        "options": {"strict_lines": state.options.strict_lines, "series": state.options.series},
         "seed": state.seed,
         "counter": state.counter,
         "pool": list(state.pool),
@@ -832,6 +837,7 @@ def from_json(data: Any) -> State:
         opts_raw = data["options"]
         if not isinstance(opts_raw, dict) or not isinstance(opts_raw.get("strict_lines", False), bool):
             raise InvalidAction("bad options")
+        _int(opts_raw.get("series", 0), 0, 8)
         options = options_from_dict(Options, opts_raw)
         seed = _int(data["seed"])
         counter = _int(data["counter"], 0)

@@ -23,7 +23,7 @@ from bot.keyboard import Button
 from bot.names import clean, in_text
 from bot.refusals import Refused
 from bot.store import Game
-from bot.texts import game_name, game_sign
+from bot.texts import game_name, game_sign, option_label
 
 
 CAPTION_BUDGET = 1000  # visible UTF-16 units; Telegram allows 1024 in a caption
@@ -93,6 +93,39 @@ def place_words(lang: str, place: int, places: list[int]) -> str:
     if shared:
         return t(lang, "you share place {place} of {n}", place=place, n=len(places))
     return t(lang, "place {place} of {n}", place=place, n=len(places))
+
+
+def whole(value: float) -> float:
+    """A number of series points as an int when it is whole (2.0 -> 2), so JSON and text stay plain."""
+    return int(value) if value == int(value) else value
+
+
+def points_by_place(places: list[int]) -> list[float]:
+    """Series points of one game by place: one for every player (or team) finishing below you and
+    a half for every one tied with you, so n players get n-1, ..., 1, 0 and players who share
+    places share those places' points (two tied first of three: 1½ each). docs/series.md."""
+    out = []
+    for place in places:
+        below = sum(1 for other in places if other > place)
+        tied = places.count(place) - 1
+        out.append(whole(below + tied / 2))
+    return out
+
+
+def points_text(value: float) -> str:
+    """"3", "1½", "½": series points as people write them."""
+    units = int(value)
+    if value == units:
+        return str(units)
+    return (str(units) if units else "") + "½"
+
+
+def series_rule(lang: str) -> str:
+    """The paragraph of /rules on series, the same for every game scored by place."""
+    return t(lang, "<b>Series</b> (the option «{series}»: one game per player, so that everyone starts once, "
+                   "or as many games as the host chooses): each game gives a point for every player you finish "
+                   "ahead of and half a point for every player you tie with; the most points after the last "
+                   "game wins the series, and a tie shares it.", series=option_label("series", lang))
 
 
 @dataclass
@@ -238,8 +271,8 @@ class GameUI:
         None when they have a choice."""
         return None
 
-    def series_points(self, state: Any, seats: int) -> list[int]:
-        """What each seat of a finished game adds to its series' standings."""
+    def series_points(self, state: Any, seats: int) -> list[float]:
+        """What each seat of a finished game adds to its series' standings (halves for ties)."""
         return [0] * seats
 
     # The records keep one score per seat (see ``score``); True where fewer is better.

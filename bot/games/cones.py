@@ -24,7 +24,8 @@ from render import cones as drawing
 from render.common import picture_of
 from bot import keyboard
 from bot.games.base import (
-    Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, medal,
+    Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, medal, points_by_place,
+    series_rule,
 )
 from bot.games.colours import colour
 from bot.i18n import nt, t
@@ -292,9 +293,13 @@ class UI(GameUI):
                                    y=scores[other]["tallest"])
         return self.private_line(ctx, places[seat], places, detail)
 
+    def series_points(self, state, seats: int) -> list[float]:
+        """By place (docs/series.md): the rulebook keeps no score beyond the winner."""
+        return points_by_place(list(engine.outcome(state).places))
+
     def rules(self, lang: str) -> str:
         return t(lang, CONES_RULES, equal=option_label("equal", lang),
-                 no_same_pile=option_label("no_same_pile", lang))
+                 no_same_pile=option_label("no_same_pile", lang)) + "\n" + series_rule(lang)
 
 
 CONES_RULES = (

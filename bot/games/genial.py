@@ -20,6 +20,7 @@ from render import genial as drawing
 from render.common import picture_of
 from bot.games.base import (
     Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key,
+    points_by_place, series_rule,
 )
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
@@ -193,9 +194,20 @@ class UI(GameUI):
             return f"🏁 <b>{game_name(registry.info(self.kind), ctx.lang)}</b>: {detail}"
         return self.private_line(ctx, place, places, detail)
 
+    def series_points(self, state, seats: int) -> list[float]:
+        """By place (docs/series.md); in team play a team is one player of the ranking and both
+        partners get its points."""
+        places = list(engine.outcome(state).places)
+        holders = [state.holder(seat) for seat in range(seats)]
+        team_place = {h: places[seat] for seat, h in enumerate(holders)}
+        teams = sorted(team_place)
+        points = dict(zip(teams, points_by_place([team_place[h] for h in teams])))
+        return [points[h] for h in holders]
+
     def rules(self, lang: str) -> str:
-        return t(lang, GENIAL_RULES, team=option_label("team", lang),
-                 bonus_from_rack=option_label("bonus_from_rack", lang))
+        return (t(lang, GENIAL_RULES, team=option_label("team", lang),
+                  bonus_from_rack=option_label("bonus_from_rack", lang)) + "\n" + series_rule(lang)
+                + " " + t(lang, "In team play a team counts as one player, and both partners get its points."))
 
     def start_notice(self, ctx: Ctx) -> str:
         if len(ctx.game.seats) <= 1:

@@ -21,6 +21,7 @@ from render.common import picture_of
 from bot import keyboard
 from bot.games.base import (
     Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key, medal,
+    points_by_place, series_rule,
 )
 from bot.games.trio_text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
@@ -230,8 +231,12 @@ class UI(GameUI):
                         left)
         return self.private_line(ctx, places[seat], places, detail)
 
+    def series_points(self, state, seats: int) -> list[float]:
+        """By place (docs/series.md): the rulebook keeps no score beyond the winner."""
+        return points_by_place(list(engine.outcome(state).places))
+
     def rules(self, lang: str) -> str:
-        return t(lang, TRIO_RULES, strict_lines=option_label("strict_lines", lang))
+        return t(lang, TRIO_RULES, strict_lines=option_label("strict_lines", lang)) + "\n" + series_rule(lang)
 
 
 TRIO_RULES = (

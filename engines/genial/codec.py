@@ -31,7 +31,8 @@ def to_json(state: State) -> dict[str, Any]:
     return {
         "v": VERSION,
         "players": state.players,
-        "options": {"team": state.options.team, "bonus_from_rack": state.options.bonus_from_rack},
+        "options": {"team": state.options.team, "bonus_from_rack": state.options.bonus_from_rack,
+                    "series": state.options.series},
         "seed": state.seed,
         "counter": state.counter,
         "tiles": [[tile_text((a, b)), *bd.cells[i], *bd.cells[j], seat, bonus]
@@ -94,7 +95,8 @@ def _load(data: Any) -> State:
     if not isinstance(opts, dict):
         raise InvalidAction("bad options")
     s.options = Options(team=_bool(opts.get("team", False), "team"),
-                        bonus_from_rack=_bool(opts.get("bonus_from_rack", False), "bonus_from_rack"))
+                        bonus_from_rack=_bool(opts.get("bonus_from_rack", False), "bonus_from_rack"),
+                        series=_int(opts.get("series", 0), 0, 8, "series"))
     if s.options.team and players != 4:
         raise InvalidAction("team play needs 4 players")
     s.seed = _int(data["seed"], -(2 ** 63), 2 ** 63, "seed")

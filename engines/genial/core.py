@@ -45,6 +45,7 @@ INFO = GameInfo(
     options=(
         Option("team", False, players=(4,)),
         Option("bonus_from_rack", False),
+        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1, players=(2, 3, 4)),
     ),
 )
 
@@ -53,6 +54,8 @@ INFO = GameInfo(
 class Options:
     team: bool = False  # 4 players, seats 0+2 v 1+3, shared two-board tracks 0..36
     bonus_from_rack: bool = False  # bonus tiles come from the rack instead of the bag
+    # Games in a series, handled by the bot (0 = none, 1 = one game per player, n = n games).
+    series: int = 0
 
 
 RACK_SIZE = 6
@@ -434,7 +437,8 @@ def _options(options: Any) -> Options:
         return options
     if isinstance(options, dict):
         return Options(team=bool(options.get("team", False)),
-                       bonus_from_rack=bool(options.get("bonus_from_rack", False)))
+                       bonus_from_rack=bool(options.get("bonus_from_rack", False)),
+                       series=int(options.get("series", 0) or 0))
     raise InvalidAction(f"bad options {options!r}")
 
 
