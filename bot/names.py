@@ -120,8 +120,8 @@ def cut(text: str, most: int) -> str:
     if len(text) <= most:
         return text
     head = text[:most - 1]
-    while len(head) + 1 + head.count(FSI) - head.count(PDI) > most:
-        head = head[:-1]
+    while len(head) + 1 + head.count(FSI) - head.count(PDI) > most or head.endswith(FSI):
+        head = head[:-1]  # (an isolate opened just before the cut would close on nothing)
     return head + PDI * (head.count(FSI) - head.count(PDI)) + "…"
 
 

@@ -221,3 +221,5 @@ def test_a_cut_pop_up_closes_the_name_it_cut():
     short = cut(text, 200)
     assert len(short) <= 200 and short.endswith(PDI + "…") and _isolated_spans(short)
     assert cut("short", 200) == "short"
+    opened_at_the_cut = "x" * 198 + in_plain("Anna")
+    assert FSI + PDI not in cut(opened_at_the_cut, 200) and _isolated_spans(cut(opened_at_the_cut, 200)) == []
