@@ -133,7 +133,9 @@ async def test_a_replay_asked_twice_at_once_is_made_once_and_speaks_russian(fake
 async def test_a_game_whose_moves_were_pruned_says_so_and_posts_nothing(fake, runner):
     fake.add_group(GROUP, "Replays")
     people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
-    game = await finished_game(fake, runner, "lucky", people, 3)
+    for p in people:
+        await p.start_private()
+    game = await finished_game(fake, runner, "cones", people, 3)
     assert await runner.store.prune_actions(time.time() + 1) > 0  # TABLEBOT_KEEP_ACTIONS_DAYS did it
     results = fake.message(GROUP, game.results_msg)
     answer = await people[1].press(GROUP, game.results_msg, button_data(results, text="🎞"))
