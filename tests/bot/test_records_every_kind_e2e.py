@@ -3,24 +3,9 @@ person's rating moved and the computer's not. Through the real client and the fa
 cheaply as a whole game allows: one person against one easy computer, in private."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.bot.harness import Player, button_data, buttons, press_until_over
-
-
-async def play_against_a_computer(fake, runner, person: Player, kind: str, seed: int):
-    """``/new <kind> bots=1 level=easy`` in the person's private chat, started and played to its
-    end by random presses: the game, once everything after it (record, results) is done."""
-    await person.say(person.id, f"/new {kind} bots=1 level=easy")
-    lobby = fake.last_bot_message(person.id)
-    if any("Start" in b["text"] for b in buttons(lobby)):
-        await person.press(person.id, lobby.message_id, button_data(lobby, text="Start"))
-    game = next(g for g in await runner.games() if g.chat_id == person.id and g.kind == kind and g.is_open)
-    assert await press_until_over(fake, runner, game.id, random.Random(seed))
-    await runner.idle(timeout=60)
-    return await runner.game(game.id)
+from tests.bot.harness import Player, play_against_a_computer
 
 
 @pytest.mark.parametrize("kind", ["lucky", "cones", "genial", "trio"])
