@@ -85,7 +85,7 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
                   timeout_minutes=lobby_minutes, next_game=next_game)
     settings = Settings(book, people, turns, play, lobby, changes)
-    stats = Stats(store, people, messenger)
+    stats = Stats(store, people, messenger, render=render)
     replays = Replays(store, messenger, people, background, render=render)
     door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats,
                 bot_username=bot_username)

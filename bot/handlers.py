@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
-from bot.messenger import Messenger
+from bot.messenger import Messenger, fits_caption
 from bot.names import in_text, person_name
 from bot.nextgame import NextGame
 from bot.pacing import GAME, PERSON
@@ -209,18 +209,28 @@ class Handlers:
 
     async def on_stats(self, update: Update, context: TableContext) -> None:
         """/stats: in private the person's own record; in a group the group's, or, as a reply to
-        someone's message, theirs."""
+        someone's message, theirs. A person's record comes with the picture of their rating over
+        time when they have one: as its caption if the text fits, else the text, then the picture."""
         chat = update.effective_chat
         replied = update.message.reply_to_message if update.message else None
         who = replied.from_user if replied is not None and not replied.sender_chat else None
         if chat.type == ChatType.PRIVATE:
-            text = await self.stats.person(context.person.id, context.person.name, context.lang)
+            user_id, name = context.person.id, context.person.name
         elif who is not None and not who.is_bot:
-            text = await self.stats.person(who.id, person_name(who.first_name, who.last_name, who.username)
-                                           or t(context.lang, "a player"), context.lang)
+            user_id = who.id
+            name = person_name(who.first_name, who.last_name, who.username) or t(context.lang, "a player")
         else:
-            text = await self.stats.group(chat.id, chat.title, context.lang)
-        await self._reply(update, context, text)
+            await self._reply(update, context, await self.stats.group(chat.id, chat.title, context.lang))
+            return
+        text = await self.stats.person(user_id, name, context.lang)
+        picture = await self.stats.chart(user_id, name, context.lang)
+        if picture is None:
+            await self._reply(update, context, text)
+            return
+        if not fits_caption(text):
+            await self._reply(update, context, text)
+            text = self.stats.chart_caption(name, context.lang)
+        self.messenger.post(chat.id, text, thread_id=_thread(update), priority=context.reply_priority, picture=picture)
 
     async def on_top(self, update: Update, context: TableContext) -> None:
         """/top <game>: the leaderboard of this group (in private: of everyone)."""

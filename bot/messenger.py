@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import enum
 import hashlib
+import html
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -81,6 +83,16 @@ def surely_not_delivered(exc: NetworkError) -> bool:
 # pace or the bot's budget (30 a second, the limit under many busy groups) holds no picture,
 # and what it shows is drawn once, for what goes out.
 Picture = Callable[[], Awaitable[bytes]]
+
+
+CAPTION_LIMIT = 1024  # Telegram's, in UTF-16 code units of the text after its HTML is parsed
+_TAG = re.compile(r"<[^>]*>")
+
+
+def fits_caption(text: str) -> bool:
+    """Whether an HTML text is short enough to be a photo's caption."""
+    shown = html.unescape(_TAG.sub("", text))
+    return len(shown.encode("utf-16-le")) // 2 <= CAPTION_LIMIT
 
 
 @dataclass
@@ -217,14 +229,15 @@ class Messenger:
             new_message=True, priority=priority, still=still, retries=retries)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
-                         markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0) -> Sent:
+                         markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,
+                         priority: int = GAME) -> Sent:
         upload = _Upload(picture)
 
         async def make():
             return await self.bot.send_photo(
                 chat_id, await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML,
                 reply_markup=markup, message_thread_id=thread_id or None)
-        sent = await self._call(chat_id, make, new_message=True)
+        sent = await self._call(chat_id, make, new_message=True, priority=priority)
         self._remember(upload, sent)
         return sent
 
@@ -244,8 +257,10 @@ class Messenger:
         return await self._call(chat_id, make, new_message=True, priority=priority)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
-             thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON) -> None:
+             thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON,
+             picture: Picture | None = None) -> None:
         """Reply to a command in the background: the handler does not wait for the group's pace.
+        With a ``picture``, a photo whose caption is ``text`` (drawn when it may go out).
         A reply already waiting with the same text is not queued again; beyond a few waiting
         replies per group, new ones are dropped (someone is flooding the group with commands).
         In a group each reply waits for the budget by its own priority (one held back does not
@@ -257,14 +272,20 @@ class Messenger:
             log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(waiting))
             return
         before = list(waiting.values())[-1] if chat_id > 0 and waiting else None
-        waiting[text] = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, priority, before))
+        waiting[text] = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, priority, before,
+                                                     picture))
 
     async def _send_reply(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, thread_id: int,
-                          reply_to: int | None, priority: int, before: asyncio.Task | None) -> None:
+                          reply_to: int | None, priority: int, before: asyncio.Task | None,
+                          picture: Picture | None = None) -> None:
         try:
             if before is not None:
                 await asyncio.wait([before])
-            await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to, priority=priority)
+            if picture is not None:
+                await self.send_photo(chat_id, picture, text, markup, thread_id=thread_id, priority=priority)
+            else:
+                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to,
+                                     priority=priority)
         finally:
             waiting = self._replies.get(chat_id, {})
             waiting.pop(text, None)

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import partial
+from typing import Awaitable, Callable
 
 from engines import registry
+from render.chart import Line, rating_chart
+from render.common import picture_of
 from bot import keyboard
 from bot.games import adapter_for
 from bot.i18n import t
 from bot.keyboard import MENU, Button
-from bot.messenger import Messenger
-from bot.names import in_text
+from bot.messenger import Messenger, Picture
+from bot.names import clean, in_text
 from bot.people import People, Person
 from bot.pings import message_link
 from bot.rating import PROVISIONAL_GAMES, shown
@@ -62,10 +66,12 @@ def result_line(record: GameRecord, lang: str) -> str:
 
 
 class Stats:
-    def __init__(self, store: GameStore, people: People, messenger: Messenger):
+    def __init__(self, store: GameStore, people: People, messenger: Messenger, *,
+                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
         self.store = store
         self.people = people
         self.messenger = messenger
+        self.render = render  # draws a picture job in the drawing process (bot/rendering.py)
 
     # ---- /stats --------------------------------------------------------------------------
 
@@ -120,6 +126,29 @@ class Stats:
         if any(r for r in lines if "?" in r):
             lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)]
         return "\n".join(lines)
+
+    async def chart(self, user_id: int, name: str, lang: str) -> Picture | None:
+        """The picture of a person's rating over time, one line per game (``render/chart.py``),
+        drawn in the drawing process when it may go out; None unless they have two rated games
+        of some game (one game is a step, not a trend), and so none for a forgotten person."""
+        history = await self.store.rating_history(user_id)
+        lines = []
+        for kind in sorted({h.kind for h in history}):
+            mine = [h for h in history if h.kind == kind]
+            # From the figure before their first rated game, then one point after each.
+            figures = (mine[0].before,) + tuple(h.after for h in mine)
+            provisional = (mine[0].games - 1 < PROVISIONAL_GAMES,) + tuple(h.games < PROVISIONAL_GAMES for h in mine)
+            lines.append(Line(kind, _game(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
+        if not any(len(line.figures) > 2 for line in lines):
+            return None
+        job = partial(picture_of, rating_chart, lines, title=t(lang, "Rating: {name}", name=clean(name)),
+                      axis=t(lang, "rated games"), provisional_note=t(lang, "dashed: provisional"))
+        return lambda: self.render(job)
+
+    @staticmethod
+    def chart_caption(name: str, lang: str) -> str:
+        """The chart's own caption, when the statistics are too long to be it."""
+        return t(lang, "📈 Rating over time: {name}", name=in_text(name))
 
     # ---- /top and /history ---------------------------------------------------------------
 

@@ -232,6 +232,19 @@ class PlayedSeat:
     ended: float
 
 
+@dataclass(frozen=True)
+class RatedGame:
+    """One rated game of a person, for the picture of their rating over time: the figure shown
+    before and after it, and their rated games of this kind after it (provisional below
+    ``rating.PROVISIONAL_GAMES``)."""
+
+    kind: str
+    before: int
+    after: int
+    games: int
+    ended: float
+
+
 # A message id that stands for "sent, or perhaps sent, but its id never learnt" (Telegram's ids
 # start at 1): the results of a game are posted once, so after a stop in the middle of posting
 # them they are not posted again.
@@ -309,6 +322,7 @@ class GameStore(Protocol):
     async def chat_records(self, chat_id: int, limit: int) -> list[GameRecord]: ...
     async def chat_counts(self, chat_id: int) -> dict[str, int]: ...
     async def played(self, user_id: int) -> list[PlayedSeat]: ...
+    async def rating_history(self, user_id: int) -> list[RatedGame]: ...
     async def forget_user(self, user_id: int) -> None: ...
     async def forget_chat(self, chat_id: int) -> int: ...
     async def prune_actions(self, before: float) -> int: ...

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import aiosqlite
 
-from bot.store import (Chat, Game, GameRecord, PlaceTaken, PlayedSeat, Rating, RecordSeat, Seat, Series,
+from bot.store import (Chat, Game, GameRecord, PlaceTaken, PlayedSeat, RatedGame, Rating, RecordSeat, Seat, Series,
                        StaleVersion, StoreError, User)
 
 T = TypeVar("T")
@@ -796,6 +796,15 @@ class SqliteStore:
             "s.score, r.status, r.ended FROM record_seats s JOIN records r ON r.game_id = s.game_id "
             "WHERE s.user_id=? ORDER BY r.ended, r.game_id", (user_id,))
         return [PlayedSeat(*row) for row in rows]
+
+    async def rating_history(self, user_id: int) -> list[RatedGame]:
+        """Every rated game of a person, oldest first: the seats whose rating the game moved
+        (a forgotten person's seats lost their id and figures, so they have none)."""
+        rows = await self._rows(
+            "SELECT r.kind, s.before, s.after, s.games, r.ended FROM record_seats s "
+            "JOIN records r ON r.game_id = s.game_id WHERE s.user_id=? AND r.rated=1 AND s.after IS NOT NULL "
+            "AND s.before IS NOT NULL ORDER BY r.ended, r.game_id", (user_id,))
+        return [RatedGame(*row) for row in rows]
 
     async def forget_user(self, user_id: int) -> None:
         """/forgetme: the person's ratings go, their seats in records and in games that are over

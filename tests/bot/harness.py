@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import pathlib
+import random
 
 from telegram import Update
 
@@ -193,3 +194,16 @@ async def start_game(fake, runner, chat_id: int, kind: str, people: list[Player]
     await people[0].press(chat_id, lobby.message_id, button_data(lobby, text="Start"))
     await runner.idle(timeout=60)
     return next(g for g in await runner.games() if g.chat_id == chat_id and g.status == "running")
+
+
+async def play_against_a_computer(fake, runner, person: Player, kind: str, seed: int):
+    """``/new <kind> bots=1 level=easy`` in the person's private chat, started and played to its
+    end by random presses: the game, once everything after it (record, results) is done."""
+    await person.say(person.id, f"/new {kind} bots=1 level=easy")
+    lobby = fake.last_bot_message(person.id)
+    if any("Start" in b["text"] for b in buttons(lobby)):
+        await person.press(person.id, lobby.message_id, button_data(lobby, text="Start"))
+    game = next(g for g in await runner.games() if g.chat_id == person.id and g.kind == kind and g.is_open)
+    assert await press_until_over(fake, runner, game.id, random.Random(seed))
+    await runner.idle(timeout=60)
+    return await runner.game(game.id)

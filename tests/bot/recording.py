@@ -69,8 +69,8 @@ class RecordingMessenger:
     async def delete(self, chat_id, message_id, **_):
         return self._sent("deleteMessage", chat_id)
 
-    def post(self, chat_id, text, markup=None, **_):
-        self._sent("sendMessage", chat_id, text, markup)
+    def post(self, chat_id, text, markup=None, *, picture=None, **_):
+        self._sent("sendPhoto" if picture is not None else "sendMessage", chat_id, text, markup)
 
     def answer_soon(self, query_id, text=None, *, alert=False, url=None):
         self.calls.append(Call("answerCallbackQuery", None, text))

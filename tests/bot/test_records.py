@@ -5,11 +5,16 @@ whose outcome matters (a tie, teams, a computer, a seat a computer played) direc
 """
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from bot.background import Background
+from bot.messenger import fits_caption
 from bot.rating import NEW, computer
 from bot.records import Records
+from bot.stats import Stats
 from bot.store import Seat, Status, make_store
 
 GROUP = -1005
@@ -113,3 +118,23 @@ async def test_not_rated_cancelled_solo_and_games_no_person_played(store):
         assert not record.rated and all(s.after is None for s in record.seats)
     assert (await store.game_record(cancelled.id)).status == "cancelled"
     assert await store.ratings("lucky", [1, 2]) == {} and await store.ratings("genial", [1]) == {}
+
+
+async def draw_here(job) -> bytes:
+    return job()  # the drawing process's work, in this process: the job is the same
+
+
+async def test_the_rating_chart_needs_two_rated_games_of_some_game(store):
+    records, stats = Records(store, Background()), Stats(store, None, None, render=draw_here)
+    await records.record(await finished(store, "lucky", people("Anna", "Boris"), [1, 2]))
+    await records.record(await finished(store, "trio", people("Anna", "Boris"), [2, 1]))
+    assert await stats.chart(1, "Anna", "ru") is None  # one game of each: steps, not trends
+    await records.record(await finished(store, "lucky", people("Anna", "Boris"), [2, 1]))
+    picture = await stats.chart(1, "Anna", "ru")
+    image = Image.open(io.BytesIO(await picture()))
+    assert image.size == (800, 520)
+
+
+def test_a_caption_counts_what_telegram_shows():
+    assert fits_caption("<b>" + "я" * 1024 + "</b>") and fits_caption("&lt;" * 1024)
+    assert not fits_caption("я" * 1025) and not fits_caption("🥇" * 513)  # two UTF-16 units each

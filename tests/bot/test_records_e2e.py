@@ -6,7 +6,7 @@ import sqlite3
 
 from bot.rating import PROVISIONAL_GAMES
 from bot.store import GameRecord, Rating, RecordSeat
-from tests.bot.harness import BotRunner, Player, button_data, press_until_over, start_game
+from tests.bot.harness import BotRunner, Player, button_data, play_against_a_computer, press_until_over, start_game
 
 GROUP = -1003000  # a supergroup: its messages have t.me/c/ links
 
@@ -209,3 +209,33 @@ async def test_a_game_counts_once_across_a_restart_before_its_results(fake, tmp_
         assert await runner.store.ratings("lucky", [1, 2, 3]) == before
     finally:
         await runner.stop()
+
+
+async def test_stats_come_with_the_rating_chart_after_two_rated_games(fake, runner, tmp_path):
+    fake.add_group(GROUP, "Friday games")
+    anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
+    await anna.start_private()
+    await play_against_a_computer(fake, runner, anna, "trio", seed=1)
+    await anna.say(anna.id, "/stats")
+    one = fake.last_bot_message(anna.id)
+    assert one.photo is None and "games: 1" in plain(one.text)  # one game is a step, not a trend
+
+    await play_against_a_computer(fake, runner, anna, "trio", seed=2)
+    await anna.say(anna.id, "/stats")
+    chart = fake.last_bot_message(anna.id)
+    assert chart.photo is not None and chart.photo_size == (800, 520)
+    assert "games: 2" in plain(chart.caption) and "rating: " in plain(chart.caption)  # the stats are its caption
+    (tmp_path / "chart.png").write_bytes(chart.photo)
+    # In a group, as a reply to her message: her record and her chart.
+    said = fake.user_sends(anna.id, GROUP, "good game")
+    await boris.say(GROUP, "/stats", reply_to=said["message_id"])
+    theirs = fake.last_bot_message(GROUP)
+    assert theirs.photo is not None and "Anna" in plain(theirs.caption) and "games: 2" in plain(theirs.caption)
+
+    # Forgotten: no record, so no chart.
+    await anna.say(anna.id, "/forgetme")
+    question = fake.last_bot_message(anna.id)
+    await anna.press(anna.id, question.message_id, button_data(question, text="Yes"))
+    await anna.say(anna.id, "/stats")
+    gone = fake.last_bot_message(anna.id)
+    assert gone.photo is None and "no finished games" in plain(gone.text)

@@ -477,6 +477,20 @@ async def test_chat_records_counts_and_a_persons_games(store):
         ("trio", 1, 3, 10, "finished")]
 
 
+async def test_rating_history_lists_a_persons_rated_games_oldest_first(store):
+    await store.record_game(a_record(1, ended=3), [])
+    await store.record_game(a_record(2, ended=1, kind="trio", users=(2, 1)), [])
+    await store.record_game(a_record(3, ended=2, status="cancelled"), [])  # not rated
+    await store.record_game(a_record(4, ended=4, chat_id=OTHER_GROUP, users=(3, 4)), [])  # not theirs
+    history = await store.rating_history(1)
+    assert [(h.kind, h.before, h.after, h.games, h.ended) for h in history] == [
+        ("trio", 1500, 1490, 1, 1.0), ("cones", 1500, 1510, 1, 3.0)]
+    assert await store.rating_history(-1001) == []  # a computer's rating never moves
+    await store.forget_user(1)
+    assert await store.rating_history(1) == []
+    assert [h.after for h in await store.rating_history(2)] == [1510, 1490]
+
+
 async def test_top_orders_by_figure_needs_enough_games_and_filters_by_chat(store):
     await store.touch_user(1, "Anna", None, "en")
     await store.record_game(a_record(1, users=(1, 2)), [a_rating(1, 1600), a_rating(2, 1700)])

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from engines import cones, genial as g, lucky as L, trio
-from render import common, cones as rc, genial as rg, lucky as rl, trio as rt
+from render import chart as rch, common, cones as rc, genial as rg, lucky as rl, trio as rt
 from render.common import LEGIBLE_PX, PHONE_WIDTH, contrast, font_sizes, min_font, symbol_sizes, text_colours
 
 NAMES = ["Катерина Великая", "Alexander the Great", "Борис", "kate 🎲🎲"]
@@ -94,7 +94,23 @@ def trio_placements():
     raise AssertionError("no busy position")
 
 
+def rating_chart(games: dict[str, int]):
+    """A person's rating chart with a line per game of ``games[kind]`` rated games."""
+    lines = []
+    for k, (kind, n) in enumerate(games.items()):
+        steps = random.Random(k)
+        figures = [1500]
+        for _ in range(n):
+            figures.append(figures[-1] + steps.randint(-40, 70))
+        provisional = tuple(i < 5 for i in range(n + 1))
+        lines.append(rch.Line(kind, f"Игра {kind}", tuple(figures), provisional, f"{figures[-1]}{'?' if n < 5 else ''}"))
+    return lambda: rch.rating_chart(lines, title="Рейтинг: " + NAMES[0], axis="рейтинговые партии",
+                                    provisional_note="пунктир: предварительный")
+
+
 CASES = {
+    "rating chart, four games": rating_chart({"lucky": 40, "cones": 7, "genial": 3, "trio": 2}),
+    "rating chart, two games of one": rating_chart({"trio": 2}),
     "lucky table, 4 players": lucky_case(4, 110),
     "lucky table, 3 players to 7": lucky_case(3, 60, seven=True),
     "lucky table, 2 players": lucky_case(2, 40),
@@ -124,7 +140,7 @@ CASES = {
 def forget_drawings() -> None:
     """Empty every cache of drawn pieces (static layers, labels, whole cards), so that the
     text inside them is drawn, and measured, again."""
-    for module in (common, rc, rg, rl, rt):
+    for module in (common, rch, rc, rg, rl, rt):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
