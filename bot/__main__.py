@@ -29,7 +29,7 @@ def run(argv: list[str] | None = None) -> int:
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import memory, rendering
+    from bot import instance, memory, rendering
     from bot.store import StoreError
 
     try:
@@ -41,6 +41,13 @@ def run(argv: list[str] | None = None) -> int:
         asyncio.run(_check_store(config))  # before Telegram: a bad database never waits for it
     except StoreError as exc:
         return _fail(str(exc))
+    try:
+        instance.hold(config.db_path)  # for the life of the process: one bot per database
+    except instance.AlreadyRunning as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot make the lock file {instance.lock_path(config.db_path)} ({exc.strerror}): "
+                     "fix the permissions of the database's directory, or point TABLEBOT_DB elsewhere")
     try:
         if not asyncio.run(_wait_for_telegram(config)):
             return 0  # stopped while waiting
