@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines."""
+"""``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines;
+``python -m bot backup FILE`` copies the database."""
 from __future__ import annotations
 
 import argparse
@@ -234,7 +235,18 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="command")
     sub.add_parser("run", help="run the bot (the default): polling, or a webhook when WEBHOOK_URL is set")
     sub.add_parser("status", help="print one JSON line per game from the database (TABLEBOT_DB)")
+    backup = sub.add_parser("backup", help="copy the SQLite database (TABLEBOT_DB) to FILE, safely while the bot runs")
+    backup.add_argument("file", metavar="FILE", help="the copy to write")
+    backup.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        from bot.backup import BackupError, backup as make_backup
+
+        try:
+            print(make_backup(from_env(need_token=False).db_path, args.file, force=args.force))
+        except (ConfigError, BackupError) as exc:
+            return _fail(str(exc))
+        return 0
     if args.command == "status":
         from bot.store import StoreError
 
