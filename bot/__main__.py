@@ -37,7 +37,7 @@ def run(argv: list[str] | None = None) -> int:
         config = from_env()
     except ConfigError as exc:
         return _fail(str(exc))
-    setup_logging(config.log_level, config.token, config.api_url)
+    setup_logging(config.log_level, config.token, config.api_url, config.log_format)
     try:
         asyncio.run(_check_store(config))  # before Telegram: a bad database never waits for it
     except StoreError as exc:
