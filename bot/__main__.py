@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines."""
+"""``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines;
+``python -m bot backup FILE`` copies the database."""
 from __future__ import annotations
 
 import argparse
@@ -29,18 +30,25 @@ def run(argv: list[str] | None = None) -> int:
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import memory, rendering
+    from bot import instance, memory, rendering
     from bot.store import StoreError
 
     try:
         config = from_env()
     except ConfigError as exc:
         return _fail(str(exc))
-    setup_logging(config.log_level, config.token, config.api_url)
+    setup_logging(config.log_level, config.token, config.api_url, config.log_format)
     try:
         asyncio.run(_check_store(config))  # before Telegram: a bad database never waits for it
     except StoreError as exc:
         return _fail(str(exc))
+    try:
+        instance.hold(config.db_path)  # for the life of the process: one bot per database
+    except instance.AlreadyRunning as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot make the lock file {instance.lock_path(config.db_path)} ({exc.strerror}): "
+                     "fix the permissions of the database's directory, or point TABLEBOT_DB elsewhere")
     try:
         if not asyncio.run(_wait_for_telegram(config)):
             return 0  # stopped while waiting
@@ -227,7 +235,18 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="command")
     sub.add_parser("run", help="run the bot (the default): polling, or a webhook when WEBHOOK_URL is set")
     sub.add_parser("status", help="print one JSON line per game from the database (TABLEBOT_DB)")
+    backup = sub.add_parser("backup", help="copy the SQLite database (TABLEBOT_DB) to FILE, safely while the bot runs")
+    backup.add_argument("file", metavar="FILE", help="the copy to write")
+    backup.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        from bot.backup import BackupError, backup as make_backup
+
+        try:
+            print(make_backup(from_env(need_token=False).db_path, args.file, force=args.force))
+        except (ConfigError, BackupError) as exc:
+            return _fail(str(exc))
+        return 0
     if args.command == "status":
         from bot.store import StoreError
 

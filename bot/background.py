@@ -13,6 +13,8 @@ import asyncio
 import logging
 from typing import Any, Awaitable, Callable
 
+from bot import logs
+
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
@@ -40,6 +42,9 @@ class Background:
 
     def __init__(self) -> None:
         self._pending: dict[Any, Job] = {}
+        # What each pending job's scheduler was working for (chat, game), for its log records: the
+        # task of a key runs every job scheduled for the key meanwhile, not just the first one.
+        self._about: dict[Any, tuple[int | None, int | None]] = {}
         self._tasks: dict[Any, asyncio.Task] = {}
         self._later: dict[Any, asyncio.TimerHandle] = {}
         self._closed = False
@@ -51,6 +56,7 @@ class Background:
         if later is not None:
             later.cancel()
         self._pending[key] = job
+        self._about[key] = logs.current()
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
@@ -58,6 +64,7 @@ class Background:
     async def _run(self, key: Any) -> None:
         while key in self._pending:
             job = self._pending.pop(key)
+            logs.about(*self._about.pop(key, (None, None)))
             try:
                 await job()
             except TryLater as later:
@@ -92,6 +99,7 @@ class Background:
         after ``drain``: no task is left pending when the event loop closes)."""
         self.close()
         self._pending.clear()
+        self._about.clear()
         tasks = self.running()
         for task in tasks:
             task.cancel()

@@ -13,6 +13,7 @@ from typing import Any
 from engines import registry
 from bot.games import adapter_for
 from bot.games.base import Ctx, GameUI
+from bot.logs import about
 from bot.store import Game, GameStore, Status
 
 
@@ -64,6 +65,7 @@ class GameBook:
 
     def put(self, game: Game) -> Match:
         """Keep ``game`` (as just read or created), its engine state parsed once."""
+        about(game.chat_id, game.id)  # what this task logs from here on is about this game
         eng = registry.engine(game.kind)
         state = eng.from_json(game.state) if game.state is not None else None
         match = Match(game, eng, adapter_for(game.kind), self.bot_username, state)
@@ -81,6 +83,7 @@ class GameBook:
             if game is None:
                 return None
             match = self._matches.get(game_id) or self.put(game)  # another load may have won
+        about(match.game.chat_id, game_id)  # what this task logs from here on is about this game
         return match
 
     async def reload(self, game_id: int) -> Match | None:

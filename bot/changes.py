@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bot.book import Match
+from bot.logs import ids
 
 log = logging.getLogger(__name__)
 
@@ -109,4 +110,5 @@ class Changes:
             try:
                 listener(change)
             except Exception:  # one listener's failure must not keep the change from the others
-                log.exception("a listener failed on %s of game %s", type(change).__name__, change.match.id)
+                log.exception("a listener failed on %s of game %s", type(change).__name__, change.match.id,
+                              extra=ids(change.match.game))

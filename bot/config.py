@@ -20,6 +20,7 @@ class Config:
     webhook_url: str = ""
     port: int = 8443
     log_level: str = "INFO"
+    log_format: str = "text"  # or "json": one JSON object per line, for a log collector
     # Group write budget: Telegram allows about 20 messages a minute to one group.
     group_writes_per_minute: int = 20
     # The first burst of writes goes out at this spacing (seconds); later ones are spread.
@@ -81,6 +82,9 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    log_format = (env.get("LOG_FORMAT", "text") or "text").strip().lower()
+    if log_format not in {"text", "json"}:
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
     return Config(
         token=token,
         api_url=api_url,
@@ -89,6 +93,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         webhook_url=env.get("WEBHOOK_URL", "").strip(),
         port=port,
         log_level=level,
+        log_format=log_format,
         group_writes_per_minute=max(1, writes),
         group_fast_spacing=max(0.0, spacing),
         lobby_timeout_minutes=max(1, lobby),

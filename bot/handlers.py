@@ -21,6 +21,7 @@ from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
+from bot.logs import about
 from bot.messenger import Messenger, fits_caption
 from bot.names import in_text, person_name
 from bot.nextgame import NextGame
@@ -91,6 +92,8 @@ class Handlers:
         """Who sent the update and the language to answer in (handler group -1)."""
         if not isinstance(update, Update):
             return
+        if update.effective_chat is not None:
+            about(update.effective_chat.id)  # this update's log records name its chat
         user = update.effective_user
         message = update.message
         if user is None or (message is not None and message.sender_chat is not None):

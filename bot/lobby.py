@@ -18,6 +18,7 @@ from bot.book import GameBook, Match
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
 from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
+from bot.logs import ids
 from bot.messenger import Messenger
 from bot.names import in_text
 from bot.nextgame import NextGame
@@ -187,6 +188,7 @@ class Lobby:
                 await self.point_to(other, chat_lang)
             return None
         match = self.book.put(game)
+        log.info("lobby of %s opened: game %s", info.id, game.id, extra=ids(game))
         await self.people.remember(person)
         if players or computers:
             async with self.book.lock(game.id):

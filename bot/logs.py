@@ -7,11 +7,39 @@
   keep their tracebacks.
 - ``BootstrapRetries``: python-telegram-bot retries its start-up calls silently (DEBUG); each
   failed attempt becomes one WARNING line, so an operator sees why the bot is not up yet.
+- ``LOG_FORMAT=json``: ``JsonLines`` writes each record as one JSON object (time, level, logger,
+  message, exception) for a log collector. A record about a game carries its ``chat_id`` and
+  ``game_id``: given by the call (``extra=ids(game)``), or else taken from the task that logs it
+  (``about``: set when an update's chat is known and when a game is loaded; ``GameIds`` reads it).
 """
 from __future__ import annotations
 
+import contextvars
+import datetime as dt
+import json
 import logging
 import re
+
+# The chat and game the current task works for: (chat_id, game_id), either may be None. Each
+# update is handled in a task of its own and asyncio copies the variable into the tasks a task
+# starts, so what one update or job sets is seen by its own records only.
+_about: contextvars.ContextVar[tuple[int | None, int | None]] = contextvars.ContextVar(
+    "tablebot_log_about", default=(None, None))
+
+
+def about(chat_id: int | None, game_id: int | None = None) -> None:
+    """From here on, this task's log records are about this chat (and game)."""
+    _about.set((chat_id, game_id))
+
+
+def current() -> tuple[int | None, int | None]:
+    """What this task's records are about now (for work that runs later in another task)."""
+    return _about.get()
+
+
+def ids(game) -> dict:
+    """``extra=`` for a log call about a game (a ``bot.store.Game``)."""
+    return {"chat_id": game.chat_id, "game_id": game.id}
 
 
 def network_failure(exc: BaseException | None) -> str | None:
@@ -65,7 +93,46 @@ class RedactToken(logging.Filter):
             record.exc_info = None
         elif record.exc_text:
             record.exc_text = record.exc_text.replace(self.token, "<token>")
+        if record.stack_info:
+            record.stack_info = record.stack_info.replace(self.token, "<token>")
         return True
+
+
+class GameIds(logging.Filter):
+    """A record gets the chat and game its task works for, unless its call named them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        chat_id, game_id = _about.get()
+        if getattr(record, "chat_id", None) is None and chat_id is not None:
+            record.chat_id = chat_id
+        if getattr(record, "game_id", None) is None and game_id is not None:
+            record.game_id = game_id
+        return True
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per record, on one line (newlines in a message or a traceback are escaped)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.timezone.utc).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key in ("chat_id", "game_id"):
+            value = getattr(record, key, None)
+            if value is not None:
+                out[key] = value
+        # RedactToken has turned the exception into text already (with the token taken out).
+        exception = record.exc_text or (self.formatException(record.exc_info) if record.exc_info else None)
+        if exception:
+            out["exception"] = exception
+        if record.stack_info:
+            out["stack"] = record.stack_info
+        # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
+        text = json.dumps(out, ensure_ascii=False, default=str)
+        return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _as_warning(record: logging.LogRecord, message: str) -> None:
@@ -132,14 +199,20 @@ class BootstrapRetries(logging.Filter):
         return record.levelno >= self.level
 
 
-def setup_logging(level: str, token: str, api_url: str = "") -> None:
+def setup_logging(level: str, token: str, api_url: str = "", fmt: str = "text") -> None:
+    """The root logger on stderr: ``fmt`` "text" (a line of words) or "json" (``JsonLines``)."""
     numeric = logging.getLevelName(level) if isinstance(level, str) else level
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    network, redact = NetworkAsOneLine(api_url or "the Bot API"), RedactToken(token)
+    network, redact, game = NetworkAsOneLine(api_url or "the Bot API"), RedactToken(token), GameIds()
     for handler in logging.getLogger().handlers:
         handler.setLevel(numeric)
         handler.addFilter(network)  # before redaction, which turns the exception into text
         handler.addFilter(redact)
+        handler.addFilter(game)
+        if fmt == "json":
+            handler.setFormatter(JsonLines())
+    if fmt == "json":
+        logging.captureWarnings(True)  # Python's warnings become records too, not lines of text
     # python-telegram-bot's retry loop logs its attempts at DEBUG on the "telegram.ext" logger:
     # they are let through to BootstrapRetries, and the handlers' level drops the rest.
     ptb = logging.getLogger("telegram.ext")

@@ -21,6 +21,7 @@ from engines.base import GameOver, IllegalAction, NotYourTurn, event_dict, optio
 from bot.background import Background, table_key
 from bot.book import GameBook, Match
 from bot.changes import Changes, Closed, Due, Finished, Moved, SeatChanged, Shown, Started
+from bot.logs import ids
 from bot.players import ABSENT_LEVEL, computer_move
 from bot.refusals import Refused
 from bot.results import Results
@@ -67,6 +68,7 @@ class Play:
         game.last_events = match.ui.opening_events(match.ctx("en", state))
         await self.store.save_game(game, seats_changed=True)
         match.state = state
+        log.info("game %s of %s started: %d seats", game.id, game.kind, len(game.seats), extra=ids(game))
         await self._run_forced_moves(match)
 
     def after_start(self, match: Match) -> None:
@@ -115,6 +117,7 @@ class Play:
             game.idle_turns = idle_before
             await self.book.reload(game.id)
             raise Refused("concurrent") from None
+        log.debug("game %s: seat %d moved (%s)", game.id, seat, by, extra=ids(game))
         happened += await self._run_forced_moves(match)
         self.changes.publish(Moved(match, seat, before, match.current, happened))
         if game.status == Status.FINISHED:
@@ -179,7 +182,7 @@ class Play:
             try:
                 await self.act(match.id, seat, turn, action, by="computer")
             except Refused as refused:
-                log.info("computer move in game %s: %s", match.id, refused)
+                log.info("computer move in game %s: %s", match.id, refused, extra=ids(match.game))
         self.background.schedule(("computer", match.id), job)
 
     async def hand_over(self, match: Match, seat: int, level: str = ABSENT_LEVEL) -> None:
@@ -212,6 +215,7 @@ class Play:
 
     async def _finished(self, match: Match) -> None:
         """Record the result; a series goes on with its next game once the results are shown."""
+        log.info("game %s of %s is over", match.id, match.game.kind, extra=ids(match.game))
         news = await self.results.record(match)
         next_match = None
         if news is not None and news.next_seats is not None:
@@ -270,7 +274,7 @@ class Play:
         try:
             await self.act(match.id, seat, turn, action, by="timeout")
         except Refused as refused:  # someone moved in the meantime: their move re-armed the timer
-            log.info("turn timer of game %s: %s", match.id, refused)
+            log.info("turn timer of game %s: %s", match.id, refused, extra=ids(match.game))
             return
         if match.game.status == Status.RUNNING and self.turns.nobody_plays(match.game):
             await self.close(match, "abandoned")
@@ -286,6 +290,8 @@ class Play:
                 return False
             match.game.status = Status.CANCELLED
             await self.store.save_game(match.game)
+        log.info("game %s of %s closed: %s", match.id, match.game.kind, why or "the group is gone",
+                 extra=ids(match.game))
         self._stop_watching(match)
         self.changes.publish(Closed(match, why, by))
         return True

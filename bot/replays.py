@@ -28,6 +28,7 @@ from bot.background import Background
 from bot.book import Match
 from bot.i18n import nt, t
 from bot.keyboard import Answer
+from bot.logs import ids
 from bot.messenger import Messenger, Result
 from bot.names import clean, in_text
 from bot.pacing import PERSON
@@ -103,7 +104,7 @@ class Replays:
                 if len(self._posted) > KEPT:
                     self._posted.pop(next(iter(self._posted)))
             elif sent.result != Result.UNSURE:
-                log.warning("the replay of game %s was not posted: %s", game.id, sent.result.value)
+                log.warning("the replay of game %s was not posted: %s", game.id, sent.result.value, extra=ids(game))
         finally:
             self._making.discard(game.id)
 
