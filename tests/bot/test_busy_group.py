@@ -306,6 +306,9 @@ async def test_a_flood_controlled_answer_holds_up_no_other_answer(fake, runner, 
                    retry_after=30)
     stranger = Player(fake, runner, 7, "Stranger")
     first = fake.user_presses(stranger.id, GROUP, table.message_id, button_data(table, text="📖"))
+    # The refusal must meet this answer, not the next one (under load the move's could come first).
+    await fake.wait_for(lambda: any(r.params.get("callback_query_id") == first
+                                    for r in fake.calls("answerCallbackQuery")), timeout=10)
     mover, data = await the_move(runner, game, people, ending=False)
     second = fake.user_presses(mover.id, GROUP, table.message_id, data)
     answer = await fake.wait_for(lambda: fake.callback_answer(second), timeout=5)
