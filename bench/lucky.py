@@ -12,6 +12,7 @@ import time
 
 from bench.measure import percentile
 from engines import lucky as L
+from engines.base import random_steps
 from render import lucky as RL
 from render.common import encode_jpeg, encode_picture
 
@@ -19,15 +20,7 @@ NAMES = ["Борис", "Alice", "Катерина", "Dmitry"]
 
 
 def _midgame(players: int = 4, seed: int = 5, steps: int = 110):
-    state = L.setup(players, L.Options(), seed)
-    chooser = random.Random(seed)
-    events: list = []
-    for _ in range(steps):
-        seat = L.current_player(state)
-        if seat is None:
-            break
-        state, events = L.apply(state, seat, chooser.choice(L.legal_actions(state, seat)))
-    return state, events
+    return random_steps(L, players, L.Options(), seed, steps)
 
 
 def _playout(players: int, seed: int) -> int:

@@ -7,33 +7,22 @@ shows them (400 px wide), Russian, 4 players, from seeded games.
 from __future__ import annotations
 
 import os
-import random
 import sys
 
 from PIL import Image
 
 from engines import cones, genial as g, lucky, trio
+from engines.base import random_steps
 from render import cones as rc, genial as rg, lucky as rl, trio as rt
 
 NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
 PHONE = 400
 
 
-def _play(eng, players: int, seed: int, steps: int, options):
-    state = eng.setup(players, options, seed)
-    chooser = random.Random(seed)
-    events: list = []
-    for _ in range(steps):
-        seat = eng.current_player(state)
-        if seat is None:
-            break
-        state, events = eng.apply(state, seat, chooser.choice(eng.legal_actions(state, seat)))
-    return state, events
-
 
 def _genial_candidates() -> Image.Image:
     """Eight placements of one tile near each other, both ways round on some pairs of cells."""
-    state, _ = _play(g, 4, 11, 30, g.Options())
+    state, _ = random_steps(g, 4, g.Options(), 11, 30)
     seat = g.current_player(state)
     tile = next(t for t in state.racks[seat] if t[0] != t[1])
     places = g.legal_placements(state, seat, tile)
@@ -46,10 +35,10 @@ def _genial_candidates() -> Image.Image:
 
 def pictures() -> dict[str, Image.Image]:
     """Full-size pictures by file name."""
-    cones_state, _ = _play(cones, 4, 6, 20, cones.Options())
-    genial_state, _ = _play(g, 4, 7, 60, g.Options())
-    lucky_state, lucky_events = _play(lucky, 4, 4, 110, lucky.Options())
-    trio_state, _ = _play(trio, 4, 3, 16, None)
+    cones_state, _ = random_steps(cones, 4, cones.Options(), 6, 20)
+    genial_state, _ = random_steps(g, 4, g.Options(), 7, 60)
+    lucky_state, lucky_events = random_steps(lucky, 4, lucky.Options(), 4, 110)
+    trio_state, _ = random_steps(trio, 4, None, 3, 16)
     return {
         "table-cones.png": rc.table(cones.view(cones_state, None), lang="ru", names=NAMES),
         "table-genial.png": rg.table(g.view(genial_state), lang="ru", names=NAMES),

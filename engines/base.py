@@ -101,6 +101,20 @@ def rng(seed: int, counter: int) -> random.Random:
     return random.Random(f"{seed}:{counter}")
 
 
+def random_steps(eng: Any, players: int, options: Any, seed: int, steps: int) -> tuple[Any, list]:
+    """A game ``steps`` random legal moves in (fewer if it ends), chosen by ``seed``: the state
+    and the last move's events. For pictures, figures and tests that need a game in progress."""
+    state = eng.setup(players, options, seed)
+    chooser = random.Random(seed)
+    events: list = []
+    for _ in range(steps):
+        seat = eng.current_player(state)
+        if seat is None:
+            break
+        state, events = eng.apply(state, seat, chooser.choice(eng.legal_actions(state, seat)))
+    return state, events
+
+
 def event_dict(event: Any) -> dict[str, Any]:
     """A JSON-safe dict of an event: ``{"kind": ClassName, **fields}``."""
     data = dataclasses.asdict(event)

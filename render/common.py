@@ -24,7 +24,7 @@ import os
 import unicodedata
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Iterator
+from typing import ContextManager, Iterator
 
 import font_roboto
 from PIL import Image, ImageDraw, ImageFont
@@ -70,6 +70,18 @@ LEGIBLE_PX = 11
 _RECORDERS: list[list[int]] = []
 
 
+@contextmanager
+def _noting(recorders: list) -> Iterator[list]:
+    """A list that collects what is noted into ``recorders`` while the block runs (nested
+    blocks each get everything noted inside them)."""
+    seen: list = []
+    recorders.append(seen)
+    try:
+        yield seen
+    finally:
+        recorders.remove(seen)
+
+
 class _Font(ImageFont.FreeTypeFont):
     """Roboto that notes every size it draws with (see :func:`font_sizes`)."""
 
@@ -96,15 +108,9 @@ def note_symbol(size: float) -> None:
         sizes.append(float(size))
 
 
-@contextmanager
-def symbol_sizes() -> Iterator[list[float]]:
+def symbol_sizes() -> ContextManager[list[float]]:
     """The sizes (px across) of every symbol noted inside the block, like :func:`font_sizes`."""
-    sizes: list[float] = []
-    _SYMBOL_RECORDERS.append(sizes)
-    try:
-        yield sizes
-    finally:
-        _SYMBOL_RECORDERS.remove(sizes)
+    return _noting(_SYMBOL_RECORDERS)
 
 
 # Text colours against what lies under them, noted while drawing (:func:`text_colours`): labels
@@ -112,16 +118,10 @@ def symbol_sizes() -> Iterator[list[float]]:
 _COLOUR_RECORDERS: list[list[tuple[str, tuple, tuple]]] = []
 
 
-@contextmanager
-def text_colours() -> Iterator[list[tuple[str, tuple, tuple]]]:
+def text_colours() -> ContextManager[list[tuple[str, tuple, tuple]]]:
     """``(text, fill, background)`` of every text drawn by :func:`put_text` inside the block; the
     background is the commonest colour under the text's box before it was drawn."""
-    seen: list[tuple[str, tuple, tuple]] = []
-    _COLOUR_RECORDERS.append(seen)
-    try:
-        yield seen
-    finally:
-        _COLOUR_RECORDERS.remove(seen)
+    return _noting(_COLOUR_RECORDERS)
 
 
 def luminance(colour) -> float:
@@ -139,18 +139,12 @@ def contrast(a, b) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-@contextmanager
-def font_sizes() -> Iterator[list[int]]:
+def font_sizes() -> ContextManager[list[int]]:
     """The font sizes (px) of every text drawn inside the block, in drawing order.
 
     ``with font_sizes() as sizes: img = table(...)``; then ``min(sizes) * 400 / img.width`` is
     the smallest text's size on a phone showing the picture 400 px wide."""
-    sizes: list[int] = []
-    _RECORDERS.append(sizes)
-    try:
-        yield sizes
-    finally:
-        _RECORDERS.remove(sizes)
+    return _noting(_RECORDERS)
 
 
 def smallest_text(draw_fn, *args, **kwargs) -> tuple[Image.Image, int]:

@@ -1,36 +1,19 @@
 """One ``python -m bot`` per database file: a second refuses to start; a killed one leaves no lock."""
 from __future__ import annotations
 
-import os
 import pathlib
 import signal
 import subprocess
 import sys
-import time
 
+from tests.bot.test_startup import clean_env, launch, wait_for
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def bot_env(fake, db: pathlib.Path, **extra) -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_", "LOG_"))}
-    return {**base, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
-            "TABLEBOT_DB": str(db), **extra}
-
-
-def launch(env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-
-
-def wait_for(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return bool(condition())
+    return clean_env(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db), **extra)
 
 
 def test_a_second_bot_on_the_same_database_refuses_and_a_killed_one_leaves_no_lock(tmp_path):

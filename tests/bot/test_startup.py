@@ -30,7 +30,7 @@ NOBODY_LISTENS = "http://127.0.0.1:9/bot"  # the discard port: connection refuse
 
 
 def clean_env(**env) -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_", "LOG_LEVEL"))}
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TABLEBOT_", "LOG_"))}
     return {**base, **env}
 
 

@@ -594,51 +594,45 @@ class TelegramMethods:
                 raise ApiError(400, "Bad Request: can't use the scope in a private chat")
         return self._scope_key(scope), lang
 
-    def _m_sendMessage(self, p: dict) -> dict:
-        text, entities = self._format(p["text"], p.get("parse_mode"), p.get("entities"),
-                                      what="text")
+    def _bot_post(self, p: dict) -> Message:
+        """A new message of the bot's in ``p["chat_id"]``: its keyboard checked, a reply and a
+        topic as asked (what sendMessage, sendPhoto and sendAnimation share)."""
         markup = self._check_markup(p.get("reply_markup"))
         chat = self._chat_for(p["chat_id"])
         reply_to = self._reply_to(chat, p.get("reply_parameters"))
         m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
                               thread=p.get("message_thread_id"))
-        m.text, m.entities, m.raw_text = text, entities, p["text"]
-        m.parse_mode = p.get("parse_mode")
         m.reply_markup = markup
         m.reply_to_message_id = reply_to
+        return m
+
+    def _m_sendMessage(self, p: dict) -> dict:
+        text, entities = self._format(p["text"], p.get("parse_mode"), p.get("entities"),
+                                      what="text")
+        m = self._bot_post(p)
+        m.text, m.entities, m.raw_text = text, entities, p["text"]
+        m.parse_mode = p.get("parse_mode")
         return self._message_dict(m)
 
     def _m_sendPhoto(self, p: dict) -> dict:
         caption, entities = self._format(p.get("caption"), p.get("parse_mode"),
                                          p.get("caption_entities"), what="caption")
-        markup = self._check_markup(p.get("reply_markup"))
         rec = self._photo(p["photo"])
-        chat = self._chat_for(p["chat_id"])
-        reply_to = self._reply_to(chat, p.get("reply_parameters"))
-        m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
-                              thread=p.get("message_thread_id"))
+        m = self._bot_post(p)
         self._set_photo(m, rec, caption, entities, p.get("caption"), p.get("parse_mode"))
-        m.reply_markup = markup
-        m.reply_to_message_id = reply_to
         return self._message_dict(m)
 
     def _m_sendAnimation(self, p: dict) -> dict:
         caption, entities = self._format(p.get("caption"), p.get("parse_mode"),
                                          p.get("caption_entities"), what="caption")
-        markup = self._check_markup(p.get("reply_markup"))
         rec = self._animation(p["animation"])
-        chat = self._chat_for(p["chat_id"])
-        reply_to = self._reply_to(chat, p.get("reply_parameters"))
-        m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
-                              thread=p.get("message_thread_id"))
+        m = self._bot_post(p)
         m.animation = rec.content
         m.animation_file_id = rec.sizes[0]["file_id"]
         m.caption = caption or None
         m.caption_entities = entities if caption else []
         m.raw_caption = p.get("caption")
         m.parse_mode = p.get("parse_mode")
-        m.reply_markup = markup
-        m.reply_to_message_id = reply_to
         return self._message_dict(m)
 
     def _set_photo(self, m: Message, rec: FileRec, caption: str, entities: list,

@@ -15,43 +15,33 @@ import random
 import pytest
 
 from engines import cones, genial as g, lucky as L, trio
+from engines.base import random_steps
 from render import chart as rch, common, cones as rc, genial as rg, lucky as rl, trio as rt
 from render.common import LEGIBLE_PX, PHONE_WIDTH, contrast, font_sizes, min_font, symbol_sizes, text_colours
 
 NAMES = ["Катерина Великая", "Alexander the Great", "Борис", "kate 🎲🎲"]
 
 
-def play(eng, players, seed, steps, options):
-    state = eng.setup(players, options, seed)
-    chooser = random.Random(seed)
-    events: list = []
-    for _ in range(steps):
-        seat = eng.current_player(state)
-        if seat is None:
-            break
-        state, events = eng.apply(state, seat, chooser.choice(eng.legal_actions(state, seat)))
-    return state, events
-
 
 def genial_mid():
-    state, _ = play(g, 4, 11, 30, g.Options())
+    state, _ = random_steps(g, 4, g.Options(), 11, 30)
     seat = g.current_player(state)
     tile = next(t for t in state.racks[seat] if t[0] != t[1])
     return state, seat, tile
 
 
 def lucky_case(players, steps, seven=False):
-    state, events = play(L, players, 4, steps, L.Options(seven_for_three=seven))
+    state, events = random_steps(L, players, L.Options(seven_for_three=seven), 4, steps)
     return lambda: rl.table(L.view(state), lang="ru", names=NAMES[:players], last=events)
 
 
 def cones_case(players, steps):
-    state, _ = play(cones, players, 6, steps, cones.Options())
+    state, _ = random_steps(cones, players, cones.Options(), 6, steps)
     return lambda: rc.table(cones.view(state, None), lang="ru", names=NAMES[:players])
 
 
 def genial_table(players, steps, options=None):
-    state, _ = play(g, players, 7, steps, options or g.Options())
+    state, _ = random_steps(g, players, options or g.Options(), 7, steps)
     return lambda: rg.table(g.view(state), lang="ru", names=NAMES[:players],
                             highlight=[(0, 0), (1, 0)])
 
