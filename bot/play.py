@@ -112,7 +112,10 @@ class Play:
         # Moves not made by people: a game only computers and timeouts play is abandoned.
         game.idle_turns = idle_before + 1 if by == "timeout" else 0 if by == "person" else idle_before
         try:
-            happened = await self._commit(match, new_state, events, seat, eng.encode_action(action), lead=lead)
+            # Kept with the move, so that the records can tell who really played a seat.
+            by_computer = by == "timeout" or game.seats[seat].autoplayed
+            happened = await self._commit(match, new_state, events, seat, eng.encode_action(action), lead=lead,
+                                          by_computer=by_computer)
         except StaleVersion:
             game.idle_turns = idle_before
             await self.book.reload(game.id)
@@ -128,7 +131,7 @@ class Play:
         return happened
 
     async def _commit(self, match: Match, new_state: Any, events: list, seat: int, code: str, *,
-                      lead: list[dict] = ()) -> list[dict]:
+                      lead: list[dict] = (), by_computer: bool = False) -> list[dict]:
         """Save the new state and its events (``lead``: the platform's own, such as a timeout);
         return those events as stored."""
         game, eng = match.game, match.eng
@@ -142,7 +145,7 @@ class Play:
             game.outcome = {"places": list(result.places), "reason": result.reason,
                             "scores": json.loads(json.dumps(list(result.scores)))}
         try:
-            await self.store.save_game(game, action=(seat, code))
+            await self.store.save_game(game, action=(seat, code), by_computer=by_computer)
         except BaseException:
             game.state, game.last_events, game.status, game.outcome = old
             raise
@@ -160,7 +163,9 @@ class Play:
                 break
             seat = match.current
             new_state, events = match.eng.apply(match.state, seat, action)
-            happened += await self._commit(match, new_state, events, seat, match.eng.encode_action(action))
+            # A forced move counts as its seat's player's (a computer's only if one plays the seat).
+            happened += await self._commit(match, new_state, events, seat, match.eng.encode_action(action),
+                                           by_computer=match.game.seats[seat].autoplayed)
         return happened
 
     # ---- computer players ----------------------------------------------------------------

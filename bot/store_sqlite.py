@@ -186,15 +186,6 @@ def _game_from_row(row: Iterable[Any]) -> Game:
     )
 
 
-def _by_computer(game: Game, seat: int, idle_before: int) -> bool:
-    """Whether a computer made this move rather than the seat's person: the seat is a computer's
-    or handed to one, or the turn timer moved for them (the game loop counts such turns in
-    ``idle_turns``, and a person's own move sets it back to 0). Kept with the move so that the
-    records can tell who really played a seat (a forced move counts as its person's)."""
-    entry = next((s for s in game.seats if s.seat == seat), None)
-    return (entry is not None and entry.autoplayed) or game.idle_turns > idle_before
-
-
 def _few(names: list[str], most: int = 4) -> str:
     return ", ".join(names[:most]) + (", …" if len(names) > most else "")
 
@@ -490,7 +481,7 @@ class SqliteStore:
             raise PlaceTaken(existing.id if existing else 0) from None
 
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
-                        seats_changed: bool = False) -> None:
+                        by_computer: bool = False, seats_changed: bool = False) -> None:
         """Write the game with a version check; bump its version; append ``action`` to the log.
 
         ``game.version`` must be the version that was read; on success it is incremented.
@@ -498,10 +489,6 @@ class SqliteStore:
         now = time.time()
 
         def save(conn: sqlite3.Connection) -> None:
-            idle = None
-            if action is not None:
-                row = conn.execute("SELECT idle_turns FROM games WHERE id=?", (game.id,)).fetchone()
-                idle = row[0] if row else 0
             cur = conn.execute(
                 "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
                 "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
@@ -516,7 +503,7 @@ class SqliteStore:
             if action is not None:
                 seat, code = action
                 conn.execute("INSERT INTO actions (game_id, n, seat, action, at, auto) VALUES (?,?,?,?,?,?)",
-                             (game.id, game.version, seat, code, now, int(_by_computer(game, seat, idle))))
+                             (game.id, game.version, seat, code, now, int(by_computer)))
             if seats_changed:
                 conn.execute("DELETE FROM seats WHERE game_id=?", (game.id,))
                 conn.executemany(

@@ -40,12 +40,8 @@ async def finished(store, kind: str, seats: list[Seat], places: list[int], *, op
         own, auto = (moves or {}).get(s.seat, (0 if s.is_computer else 1, 1 if s.is_computer else 0))
         for _ in range(own):
             await store.save_game(game, action=(s.seat, "m"))
-        if auto:
-            level, s.level = s.level, s.level or "normal"
-            for _ in range(auto):
-                await store.save_game(game, action=(s.seat, "m"), seats_changed=True)
-            s.level = level
-            await store.save_game(game, seats_changed=True)
+        for _ in range(auto):
+            await store.save_game(game, action=(s.seat, "m"), by_computer=True)
     game.status = status
     default = {"lucky": lambda: [0] * len(seats), "genial": lambda: [[p] * 6 for p in places]}
     game.outcome = {"places": places, "reason": "x", "scores": scores or default.get(kind, default["lucky"])()}

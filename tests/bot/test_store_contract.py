@@ -435,10 +435,8 @@ async def test_moves_say_whether_a_computer_made_them(store):
     game.state = {"turn": 0}
     await store.save_game(game, seats_changed=True)
     await store.save_game(game, action=(0, "a"))  # the person
-    game.seats[1].level = "normal"  # handed over
-    await store.save_game(game, action=(1, "b"), seats_changed=True)
-    game.idle_turns = 1  # the turn timer moved for seat 0
-    await store.save_game(game, action=(0, "c"))
+    await store.save_game(game, action=(1, "b"), by_computer=True)  # a computer plays seat 1
+    await store.save_game(game, action=(0, "c"), by_computer=True)  # the turn timer moved for seat 0
     assert await store.move_counts(game.id) == {0: (2, 1), 1: (1, 1)}
 
 
