@@ -17,12 +17,13 @@ from bot import keyboard
 from bot.door import Door, Where
 from bot.floods import CommandGuard, Verdict
 from bot.games import rules_text
+from bot.games.base import fits_caption
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
 from bot.lobby_view import game_menu
 from bot.logs import about
-from bot.messenger import Messenger, fits_caption
+from bot.messenger import Messenger
 from bot.names import in_text, person_name
 from bot.nextgame import NextGame
 from bot.pacing import GAME, PERSON

@@ -22,9 +22,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import hashlib
-import html
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -83,16 +81,6 @@ def surely_not_delivered(exc: NetworkError) -> bool:
 # pace or the bot's budget (30 a second, the limit under many busy groups) holds no picture,
 # and what it shows is drawn once, for what goes out.
 Picture = Callable[[], Awaitable[bytes]]
-
-
-CAPTION_LIMIT = 1024  # Telegram's, in UTF-16 code units of the text after its HTML is parsed
-_TAG = re.compile(r"<[^>]*>")
-
-
-def fits_caption(text: str) -> bool:
-    """Whether an HTML text is short enough to be a photo's caption."""
-    shown = html.unescape(_TAG.sub("", text))
-    return len(shown.encode("utf-16-le")) // 2 <= CAPTION_LIMIT
 
 
 @dataclass

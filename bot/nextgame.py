@@ -13,12 +13,12 @@ from engines import registry
 from bot import keyboard
 from bot.background import Background
 from bot.book import GameBook, Match
+from bot.games.base import message_link
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger
 from bot.names import in_text
 from bot.people import People, Person
-from bot.pings import message_link
 from bot.store import Status
 from bot.texts import game_name
 

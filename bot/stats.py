@@ -16,12 +16,12 @@ from render.chart import Line, rating_chart
 from render.common import picture_of
 from bot import keyboard
 from bot.games import adapter_for
+from bot.games.base import MEDALS, medal, message_link
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.messenger import Messenger, Picture
 from bot.names import clean, in_text
 from bot.people import People, Person
-from bot.pings import message_link
 from bot.rating import PROVISIONAL_GAMES, shown
 from bot.refusals import Refused
 from bot.store import GameRecord, GameStore, RecordSeat
@@ -31,7 +31,6 @@ LAST_RESULTS = 5  # in a group's /stats
 HISTORY = 10  # games in /history
 TOP = 10  # people in /top
 LEADERS = 3  # people per game in a group's /stats
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 FORGET_ME, FORGET_GROUP = "f.me", "f.gr"  # the confirmation buttons' actions
 
 
@@ -40,8 +39,7 @@ def _date(when: float) -> str:
 
 
 def _name(s: RecordSeat, lang: str) -> str:
-    if s.is_computer:
-        return "🤖 " + in_text(s.name)
+    # (a computer's name begins with 🤖 already: players.computer_name)
     return in_text(s.name) if s.name is not None else t(lang, "a player")
 
 
@@ -62,7 +60,7 @@ def result_line(record: GameRecord, lang: str) -> str:
     seats = sorted(record.seats, key=lambda s: (s.place or 99, s.seat))
     if len(seats) == 1:
         return f"{head}: {_name(seats[0], lang)} — " + t(lang, "solo, score {n}", n=seats[0].score)
-    return f"{head}: " + " · ".join(f"{MEDALS.get(s.place, str(s.place) + '.')} {_name(s, lang)}" for s in seats)
+    return f"{head}: " + " · ".join(f"{medal(s.place)} {_name(s, lang)}" for s in seats)
 
 
 class Stats:
@@ -100,6 +98,7 @@ class Stats:
         if not played:
             return t(lang, "{name}: no finished games with me yet.", name=in_text(name))
         lines = [t(lang, "📊 <b>Games</b>: {name}", name=in_text(name))]
+        provisional = False  # (a «?» in a name must not bring the note)
         for kind in sorted({p.kind for p in played}):
             mine = [p for p in played if p.kind == kind]
             low_wins = adapter_for(kind).low_score_wins
@@ -112,6 +111,7 @@ class Stats:
                     break
                 streak += 1
             rated = (await self.store.ratings(kind, [user_id])).get(user_id)
+            provisional = provisional or (rated is not None and rated.games < PROVISIONAL_GAMES)
             parts = [t(lang, "games: {n}", n=len(mine)), t(lang, "wins: {n}", n=wins)]
             if places:
                 parts.append(t(lang, "places: {places}", places=" ".join(
@@ -123,7 +123,7 @@ class Stats:
             if streak > 1:
                 parts.append(t(lang, "wins in a row: {n}", n=streak))
             lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
-        if any(r for r in lines if "?" in r):
+        if provisional:
             lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)]
         return "\n".join(lines)
 

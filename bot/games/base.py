@@ -26,13 +26,19 @@ from bot.store import Game
 from bot.texts import game_name, game_sign, option_label
 
 
-CAPTION_BUDGET = 1000  # visible UTF-16 units; Telegram allows 1024 in a caption
+CAPTION_LIMIT = 1024  # Telegram's, in UTF-16 units of the text after its HTML is parsed
+CAPTION_BUDGET = 1000  # what a table's caption aims at, a little under the limit
 
 
 def plain_len(text: str) -> int:
     """Length of an HTML text as Telegram counts it (UTF-16 units of what is shown)."""
     plain = html.unescape(re.sub(r"<[^>]*>", "", text))
     return len(plain.encode("utf-16-le")) // 2
+
+
+def fits_caption(text: str) -> bool:
+    """Whether an HTML text may be a photo's caption."""
+    return plain_len(text) <= CAPTION_LIMIT
 
 
 def fit_caption(head: list[str], story: list[str], tail: list[str], *, max_story: int = 6) -> str:

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.background import Background
-from bot.messenger import fits_caption
+from bot.games.base import fits_caption
 from bot.rating import NEW, computer
 from bot.records import Records
 from bot.stats import Stats
