@@ -99,7 +99,7 @@ class Door:
         """The game menu (``n.<game>``: open its lobby here) or /lang's buttons (``l.<lang>``)."""
         if where.chat_id is None:
             raise Refused("bad_button")
-        if action in (FORGET_ME, FORGET_GROUP) and self.stats is not None:
+        if action in (FORGET_ME, FORGET_GROUP):
             return Answer(await self.stats.confirm(person, where.chat_id, where.message_id, action))
         if action.startswith("n."):
             if registry.find(action[2:]) is None:
@@ -216,7 +216,7 @@ class Door:
             raise Refused("away_rights", name=game.host_name)
         if game.chat_id < 0 and not any(not s.autoplayed for s in game.seats if s.seat != seat):
             # Computers alone do not play on in a group: the last person leaving ends the game.
-            await self.lobby.cancel_game(match, by=person.name)
+            await self.lobby.cancel_game(match, by=game.name_of(person.id, person.name))
             return Answer(t(person.lang, "Cancelled."))
         await self.play.hand_over(match, seat)
         return Answer(t(person.lang, "🤖 A computer plays for {name} now.", name=in_plain(game.seats[seat].name)))
@@ -236,7 +236,7 @@ class Door:
         if match.game.status != Status.RUNNING:
             return answer.text  # the last person left: the game was cancelled
         return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
-                       "seat back.", name=in_text(person.name))
+                       "seat back.", name=in_text(match.game.seats[seat].name))
 
     async def away(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
         """/away: the host or an admin gives the seat of the player who keeps everyone waiting to

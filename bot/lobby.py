@@ -28,7 +28,7 @@ from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
 from bot.play import Play
 from bot.refusals import Refused, word_html
 from bot.store import Game, GameStore, PlaceTaken, Seat, Status, from_base36
-from bot.tables import Tables
+from bot.tables import REMATCH, Tables
 from bot.texts import game_name, game_sign, option_label, option_value_text
 from bot.timers import Timers
 
@@ -99,7 +99,7 @@ def option_problem(info: GameInfo, options: dict, players: int) -> Refused | Non
 class Lobby:
     def __init__(self, book: GameBook, store: GameStore, play: Play, tables: Tables, people: People,
                  timers: Timers, messenger: Messenger, *, bot_username: str, timeout_minutes: int,
-                 next_game: NextGame | None = None):
+                 next_game: NextGame):
         self.book = book
         self.next_game = next_game
         self.store = store
@@ -205,8 +205,7 @@ class Lobby:
             return match
         self.tables.schedule_lobby(match)
         self.arm_timeout(match)
-        if self.next_game is not None:  # those who asked with /nextgame hear of it in private
-            await self.next_game.lobby_opened(match)
+        await self.next_game.lobby_opened(match)  # those who asked with /nextgame hear of it in private
         return match
 
     async def point_to(self, match: Match, lang: str) -> None:
@@ -222,7 +221,7 @@ class Lobby:
     async def press(self, match: Match, person: Person, action: str) -> Answer:
         """A lobby button (``!join``…) or Rematch under the results."""
         game = match.game
-        if action == "!rematch":
+        if action == REMATCH:
             return await self.rematch(match, person)
         if game.status != Status.LOBBY:
             raise Refused("started" if game.status == Status.RUNNING else "over")
@@ -309,7 +308,8 @@ class Lobby:
             name_seats(game.seats, await self.people.chat_lang(game.chat_id))
             await self.store.save_game(game, seats_changed=True)
             await self.people.remember(person)
-            self.tables.set_lobby_note(game.id, LobbyNote("joined", {"name": person.name}) if via_private else None)
+            joined = LobbyNote("joined", {"name": game.seats[-1].name})  # as the table calls them
+            self.tables.set_lobby_note(game.id, joined if via_private else None)
         self.tables.schedule_lobby(match)
         self.arm_timeout(match)
         return Answer(t(lang, "You joined the game."), outcome="joined")
@@ -412,7 +412,7 @@ class Lobby:
                     if any(s.user_id == person.id for s in missing):
                         # Not her own name as if about someone else: what she herself must do.
                         raise Refused("no_private_chat_self", bot=self.bot_username)
-                    raise Refused("no_private_chat", names=[s.name for s in missing])
+                    raise Refused("no_private_chat", names=list(waiting))
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
                 # 1 means "one game per player", so that everyone starts once.
@@ -434,7 +434,7 @@ class Lobby:
     async def cancel(self, match: Match, person: Person) -> Answer:
         if not await self.people.may_manage(match.game, person.id):
             raise Refused("cancel_rights", name=match.game.host_name)
-        if not await self.cancel_game(match, by=person.name):
+        if not await self.cancel_game(match, by=match.game.name_of(person.id, person.name)):
             raise Refused("over")
         return Answer(t(person.lang, "Cancelled."))
 
@@ -445,7 +445,7 @@ class Lobby:
             return t(lang, "There is no game here to cancel.")
         if chat_id < 0 and not await self.people.may_manage(match.game, person.id):
             return t(lang, "Only the host or a chat admin can cancel the game.")
-        await self.cancel_game(match, by=person.name)
+        await self.cancel_game(match, by=match.game.name_of(person.id, person.name))
         return None
 
     async def cancel_game(self, match: Match, *, by: str | None, announce: bool = True) -> bool:
@@ -491,7 +491,7 @@ class Lobby:
             raise Refused("not_over")
         here = await self.book.open_at(game.chat_id, game.thread_id)
         if here is not None:
-            self._strip_rematch(game)
+            self.tables.rematch_used(game)
             raise Refused("rematch_open" if here.game.status == Status.LOBBY else "game_open")
         info = registry.info(game.kind)
         chat_lang = await self.people.chat_lang(game.chat_id)
@@ -503,16 +503,12 @@ class Lobby:
                               options=dict(game.options), chat_lang=chat_lang, players=seated)
         if new is None:
             raise Refused("game_open")
-        self._strip_rematch(game)
+        self.tables.rematch_used(game)
         if others:
             self.tables.set_lobby_note(new.id, LobbyNote("again", {"names": tuple(others)}))
             self.tables.schedule_lobby(new)
         return Answer(t(person.lang, "A new lobby is open below, and you host it: tap ▶️ Start when everyone "
                                      "has joined."))
-
-    def _strip_rematch(self, game: Game) -> None:
-        """The results keep their text and 🎞, not their 🔁 (it has been used)."""
-        self.tables.rematch_used(game)
 
     # ---- deep link -----------------------------------------------------------------------
 

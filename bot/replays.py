@@ -73,13 +73,13 @@ class Replays:
             raise Refused("not_over" if game.is_open else "bad_button")
         if chat_id != game.chat_id or message_id is None or message_id != game.results_msg:
             raise Refused("old_message")
-        if not await self.store.actions(game.id):  # pruned (TABLEBOT_KEEP_ACTIONS_DAYS)
-            return Answer(t(lang, "🎞 The moves of this game are no longer kept, so there is no replay."), alert=True)
         if game.id in self._making:
             return Answer(t(lang, "🎞 The replay is on its way: it will answer the results in a moment."))
         posted = self._posted.get(game.id)
         if posted is not None and self.clock() - posted.when < FRESH_SECONDS:
             return Answer(t(lang, "🎞 The replay is already in the chat: it answers these results."))
+        if posted is None and not await self.store.actions(game.id):  # pruned (TABLEBOT_KEEP_ACTIONS_DAYS)
+            return Answer(t(lang, "🎞 The moves of this game are no longer kept, so there is no replay."), alert=True)
         self._making.add(game.id)
         self.background.schedule(("replay", game.id), lambda: self._post(match, posted))
         return Answer(t(lang, "🎞 Making the replay of the whole game: it will answer the results."))

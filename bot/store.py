@@ -120,6 +120,11 @@ class Game:
     def host_name(self) -> str:
         return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
 
+    def name_of(self, user_id: int, default: str) -> str:
+        """The person's name at this table (the group's language, told apart from the others'),
+        else ``default`` (someone who does not sit here: an admin)."""
+        return next((s.name for s in self.seats if s.user_id == user_id), default)
+
 
 @dataclass(frozen=True)
 class User:

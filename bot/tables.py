@@ -46,7 +46,7 @@ class Tables:
     def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, turns: TurnPolicy,
                  background: Background, *, bot_username: str,
                  render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture,
-                 results_note: Callable[[Match, str], Awaitable[str]] | None = None):
+                 results_note: Callable[[Match, str], Awaitable[str]]):
         self.book = book
         # Lines added below a game's results (the rating changes: bot/records.py).
         self.results_note = results_note
@@ -472,7 +472,7 @@ class Tables:
                 await self.store.save_messages(game)
                 lang = await self.people.chat_lang(game.chat_id)
                 text = match.ui.results(match.ctx(lang))
-                note = await self.results_note(match, lang) if self.results_note is not None else ""
+                note = await self.results_note(match, lang)
                 if note:
                     text += "\n\n" + note
                 rematch = True

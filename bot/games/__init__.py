@@ -1,13 +1,13 @@
 """The Telegram side of each game: one adapter module per engine."""
 from __future__ import annotations
 
-import html
 import importlib
 from functools import lru_cache
 
 from engines import registry
 from bot.games.base import GameUI
 from bot.i18n import t
+from bot.names import in_text
 from bot.texts import game_name
 
 
@@ -25,6 +25,6 @@ def rules_text(words: list[str], lang: str) -> str:
         which = t(lang, "Which rules? Write /rules and a game: {names}.", names=names)
         if not words:
             return which
-        unknown = t(lang, "I don't know the game «{name}».", name=html.escape(" ".join(words)[:40], quote=False))
+        unknown = t(lang, "I don't know the game «{name}».", name=in_text(" ".join(words)[:40]))
         return unknown + "\n" + which
     return adapter_for(info.id).rules(lang)

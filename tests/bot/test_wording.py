@@ -133,7 +133,7 @@ async def test_rules_of_an_unknown_game_say_it_is_unknown(fake, runner):
     await anna.start_private()
     await anna.say(anna.id, "/rules шахматы")
     text = fake.last_bot_message(anna.id).text
-    assert text.startswith("Не знаю игру «шахматы».") and "/rules" in text
+    assert text.startswith("Не знаю игру «\u2068шахматы\u2069».") and "/rules" in text
     await anna.say(anna.id, "/rules")
     assert fake.last_bot_message(anna.id).text.startswith("Правила какой игры?")
 
