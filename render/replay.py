@@ -139,7 +139,10 @@ def animation(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", 
     ``max_bytes``."""
     if not frames:
         raise ValueError("a replay needs at least the opening position")
-    data = encode_gif(frames_of(frames, lang=lang, width=width))
+    drawn = frames_of(frames, lang=lang, width=width)
+    data = encode_gif(drawn)
     if len(data) > max_bytes and width > NARROW:
-        data = encode_gif(frames_of(frames, lang=lang, width=NARROW))
+        # The frames made smaller, not drawn again (drawing is most of the cost); the band's
+        # text is sized in proportion to the width, so it shrinks with them.
+        data = encode_gif([_scaled(frame, NARROW) for frame in drawn])
     return data
