@@ -1,7 +1,8 @@
 """Shared drawing helpers: the font and cached text, colours with their symbols, sprites, encoding.
 
-Pillow only. The font comes from the ``font-roboto`` package (Cyrillic included), never from
-the system. Colours always travel with a shape (colour-blind players), see ``draw_symbol``.
+Pillow only. The font is Roboto (Cyrillic included), regular and bold, kept in ``render/fonts/``
+(Apache-2.0, licence beside it), never taken from the system. Colours always travel with a shape
+(colour-blind players), see ``draw_symbol``.
 
 Speed: a table is redrawn after every move, so the costly pieces are drawn once and pasted:
 text masks (:func:`put_text`), antialiased shapes and boxes (:func:`paste_shape`,
@@ -24,10 +25,12 @@ import os
 import unicodedata
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import ContextManager, Iterator
 
-import font_roboto
 from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
 
 BACKGROUND = (246, 241, 228)
 INK = (40, 40, 40)
@@ -162,7 +165,7 @@ def min_font(width: float, at_400: float = LEGIBLE_PX) -> int:
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    path = font_roboto.RobotoBold if bold else font_roboto.Roboto
+    path = FONT_DIR / ("Roboto-Bold.ttf" if bold else "Roboto-Regular.ttf")
     return _Font(os.fspath(path), int(size))
 
 
