@@ -1,9 +1,13 @@
-"""Russian and English text through gettext catalogues (.po files read with Babel).
+"""Russian and English text through gettext catalogues (compiled ``.mo`` files, read with the
+standard library's ``gettext``).
 
 English is the source language: a msgid is the English text with ``{placeholders}``.
 Russian catalogues live in ``bot/locales/ru/LC_MESSAGES/<domain>.po``, one domain per part of
-the bot (core, and one per game) so that they can be edited independently; they are merged
-at load. Extract new strings with ``pybabel extract -k t:2 -k nt:2,3 -o messages.pot bot``.
+the bot (core, and one per game) so that they can be edited independently; each is compiled to
+the ``.mo`` beside it (committed, shipped in the package), and the domains of a language are
+merged at load. After editing a .po: ``python -m bot.catalogues`` (Babel, the ``test`` extra);
+a test names any .mo left out of date. Extract new strings with
+``pybabel extract -k t:2 -k nt:2,3 -o messages.pot bot``.
 Language is always passed explicitly (asyncio: no global "current locale").
 """
 from __future__ import annotations
@@ -11,9 +15,6 @@ from __future__ import annotations
 import gettext
 import pathlib
 from functools import lru_cache
-from typing import Callable
-
-from babel.messages.pofile import read_po
 
 LANGS = ("en", "ru")
 DEFAULT_LANG = "en"
@@ -33,39 +34,22 @@ def normalize_lang(code: str | None) -> str:
     return DEFAULT_LANG
 
 
-class _Catalog:
-    def __init__(self, singular: dict[str, str], plural: dict[tuple[str, str], list[str]],
-                 plural_fn: Callable[[int], int]):
-        self.singular = singular
-        self.plural = plural
-        self.plural_fn = plural_fn
-
-
 @lru_cache(maxsize=None)
-def _catalog(lang: str) -> _Catalog:
-    singular: dict[str, str] = {}
-    plural: dict[tuple[str, str], list[str]] = {}
-    plural_fn: Callable[[int], int] = lambda n: 0 if n == 1 else 1
+def _translations(lang: str) -> gettext.NullTranslations:
+    """Every domain of ``lang``, merged: the first catalogue, the others behind it as fallbacks
+    (a msgid lives in one domain, or means the same in each: a test keeps them agreeing)."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    for path in sorted(folder.glob("*.po")) if folder.is_dir() else []:
+    merged = gettext.NullTranslations()
+    for path in sorted(folder.glob("*.mo")) if folder.is_dir() else []:
         with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang)
-        plural_fn = gettext.c2py(cat.plural_expr)
-        for message in cat:
-            if not message.id or message.fuzzy:
-                continue
-            if isinstance(message.id, tuple):
-                forms = [s for s in message.string if s]
-                if len(forms) == len(message.string):
-                    plural[(message.id[0], message.id[1])] = list(message.string)
-            elif message.string:
-                singular[message.id] = message.string
-    return _Catalog(singular, plural, plural_fn)
+            merged.add_fallback(gettext.GNUTranslations(fh))
+    return merged
 
 
 def t(lang: str, msgid: str, **kw) -> str:
     """The text in ``lang``, formatted with ``kw`` (values are inserted as they are)."""
-    text = msgid if lang == DEFAULT_LANG else _catalog(lang).singular.get(msgid, msgid)
+    # "" would be the catalogue's header, not a text
+    text = msgid if lang == DEFAULT_LANG or not msgid else _translations(lang).gettext(msgid)
     return text.format(**kw) if kw else text
 
 
@@ -74,13 +58,5 @@ def nt(lang: str, singular: str, plural: str, n: int, **kw) -> str:
     if lang == DEFAULT_LANG:
         text = singular if n == 1 else plural
     else:
-        cat = _catalog(lang)
-        forms = cat.plural.get((singular, plural))
-        text = forms[cat.plural_fn(n)] if forms else (singular if n == 1 else plural)
+        text = _translations(lang).ngettext(singular, plural, n)
     return text.format(n=n, **kw)
-
-
-def missing(lang: str, msgids: list[str]) -> list[str]:
-    """The msgids with no translation in ``lang`` (tests use it to keep catalogues complete)."""
-    cat = _catalog(lang)
-    return [m for m in msgids if m not in cat.singular]
