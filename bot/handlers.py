@@ -12,6 +12,7 @@ import logging
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot
+from telegram.helpers import create_deep_linked_url
 
 from bot import keyboard
 from bot.door import Door, Where
@@ -141,7 +142,7 @@ class Handlers:
             await self._reply(update, context, said)
             return
         add_me = keyboard.markup(MENU, None, [[Button(
-            t(person.lang, "➕ Add me to a group"), url=f"https://t.me/{self.bot_username}?startgroup=new")]])
+            t(person.lang, "➕ Add me to a group"), url=create_deep_linked_url(self.bot_username, "new", group=True))]])
         await self._reply(update, context, t(person.lang, "👋 Hello, {name}!", name=in_text(person.name)) + "\n\n"
                           + private_help_text(person.lang), add_me)
 

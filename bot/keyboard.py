@@ -4,8 +4,8 @@ callback_data is ``<game>:<turn>:<action>``: the game's short id (base 36), the 
 number (``-`` where a button does not depend on the turn) and a short action. Turn-free
 actions start with ``!`` (lobby, rematch) or ``?`` (a pop-up such as "my goal"); every other
 action is a move or a step of composing one and carries the turn it was drawn for. The menu's
-buttons use the game id ``0``. Telegram allows 1-64 bytes, 8 buttons a row and 100 a keyboard;
-we check here so a bad keyboard fails in our code, not in front of players.
+buttons use the game id ``0``. Telegram allows 1-64 bytes, 8 buttons a row and 100 a keyboard
+(``telegram.constants``); we check here so a bad keyboard fails in our code, not in front of players.
 
 The three kinds of presses have anchored patterns (``MENU_PATTERN``, ``LOBBY_PATTERN``,
 ``GAME_PATTERN``) that the handlers route by; ``\\Z`` rather than ``$``, which would also match
@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit
 
-MAX_DATA_BYTES = 64
-MAX_ROW = 8
-MAX_BUTTONS = 100
+MAX_DATA_BYTES = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
+MAX_ROW = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW
+MAX_BUTTONS = InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER
 
 MENU = "0"  # the "game id" of the game menu's buttons (real ids start at 1)
 

@@ -10,6 +10,8 @@ import logging
 import random
 import re
 
+from telegram.helpers import create_deep_linked_url
+
 from engines import registry
 from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
@@ -163,7 +165,7 @@ class Lobby:
                                       "(bots=1 or more), or add me to a group and play with friends.",
                            n=info.min_players),
                 keyboard.markup(MENU, None, [[Button(t(chat_lang, "➕ Add to a group"),
-                                                     url=f"https://t.me/{self.bot_username}?startgroup=new")]]))
+                                                     url=create_deep_linked_url(self.bot_username, "new", group=True))]]))
             return
         await self.open(chat_id=chat_id, thread_id=thread_id, person=person, info=info, options=options,
                         chat_lang=chat_lang, computers=computers, start_now=private and not computers)
@@ -303,7 +305,7 @@ class Lobby:
                 raise Refused("full", n=info.max_players)
             if info.hidden_info and not via_private and not await self.reachable(person, game):
                 return Answer(t(lang, "Open the private chat with me and press START: then you are in."),
-                              url=f"https://t.me/{self.bot_username}?start=j{game.short_id}")
+                              url=create_deep_linked_url(self.bot_username, f"j{game.short_id}"))
             game.seats.append(Seat(len(game.seats), person.id, person.seat_name))
             name_seats(game.seats, await self.people.chat_lang(game.chat_id))
             await self.store.save_game(game, seats_changed=True)

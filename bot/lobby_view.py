@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram.helpers import create_deep_linked_url
+
 from engines import registry
 from bot import keyboard
 from bot.games import adapter_for
@@ -112,7 +114,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     rows += keyboard.chunk(toggles, 2)
     if info.hidden_info:
         rows.append([Button(t(lang, "💬 Open the private chat"),
-                            url=f"https://t.me/{bot_username}?start=j{game.short_id}")])
+                            url=create_deep_linked_url(bot_username, f"j{game.short_id}"))])
     return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)
 
 

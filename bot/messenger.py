@@ -28,7 +28,7 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
-from telegram.constants import ParseMode
+from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.logs import network_failure
@@ -379,7 +379,7 @@ class Messenger:
     async def answer(self, query_id: str, text: str | None = None, *, alert: bool = False,
                      url: str | None = None) -> Sent:
         if text is not None:
-            text = cut(text, 200)  # Telegram's limit for a pop-up
+            text = cut(text, CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
         return await self._call(None, lambda: self.bot.answer_callback_query(
             query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+from telegram.helpers import create_deep_linked_url
+
 from engines import registry
 from bot import keyboard
 from bot.background import Background
@@ -60,7 +62,7 @@ class NextGame:
         text += "\n" + t(lang, "You have not opened the private chat with me yet: tap the button and press "
                                "START, or I cannot write to you.")
         return text, keyboard.markup(MENU, None, [[Button(t(lang, "💬 Open the private chat"),
-                                                          url=f"https://t.me/{self.bot_username}?start=next")]])
+                                                          url=create_deep_linked_url(self.bot_username, "next"))]])
 
     async def lobby_opened(self, match: Match) -> None:
         """A lobby opened in a group: its waiting list is used up now, and everyone on it but the

@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
+from telegram.constants import MessageLimit
+from telegram.helpers import create_deep_linked_url
+
 from engines import registry
 from bot.i18n import t
 from bot.keyboard import Button
@@ -26,7 +29,7 @@ from bot.store import Game
 from bot.texts import game_name, game_sign, option_label
 
 
-CAPTION_LIMIT = 1024  # Telegram's, in UTF-16 units of the text after its HTML is parsed
+CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # in UTF-16 units of the text after its HTML is parsed
 CAPTION_BUDGET = 1000  # what a table's caption aims at, a little under the limit
 
 
@@ -173,7 +176,7 @@ class Ctx:
         return self.eng.current_player(self.state)
 
     def private_link(self, payload: str = "") -> str:
-        return f"https://t.me/{self.bot_username}" + (f"?start={payload}" if payload else "")
+        return create_deep_linked_url(self.bot_username, payload or None)
 
     @property
     def table_link(self) -> str | None:

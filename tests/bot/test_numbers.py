@@ -53,7 +53,7 @@ def test_a_typed_genial_move_in_other_digits_is_refused_with_the_typing_hint():
     seat = genial.current_player(state)
     game = SimpleNamespace(seats=[Seat(0, 1, "Anna"), Seat(1, 2, "Boris")], last_events=[], short_id="z9",
                            kind="genial", chat_id=GROUP, table_msg=3)
-    ctx = Ctx(game=game, eng=genial, state=state, lang="en", bot_username="b")
+    ctx = Ctx(game=game, eng=genial, state=state, lang="en", bot_username="tablebot")
     for text in ("١ F٧ F٨", "1 F7 F８"):
         reply = UI().typed(ctx, seat, text)
         assert isinstance(reply, Alert) and reply.text.startswith("I could not read that move"), (text, reply)

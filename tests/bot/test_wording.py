@@ -191,5 +191,5 @@ def test_a_finished_table_says_once_that_the_game_is_over(kind):
     for last in endings:
         game.last_events = last
         for lang, said in (("ru", "окончен"), ("en", "game ends")):
-            text = adapter_for(kind).table(Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="b")).text
+            text = adapter_for(kind).table(Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="tablebot")).text
             assert text.lower().count(said) + text.lower().count("game over") == 1, text
