@@ -332,6 +332,9 @@ class GameStore(Protocol):
     async def forget_chat(self, chat_id: int) -> int: ...
     async def prune_actions(self, before: float) -> int: ...
 
+    # the owner's figures (bot/owner.py)
+    async def activity(self, since: float) -> tuple[int, int]: ...
+
 
 def make_store(db: str) -> GameStore:
     """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path

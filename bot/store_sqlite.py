@@ -827,3 +827,13 @@ class SqliteStore:
         return await self._transaction(lambda conn: conn.execute(
             "DELETE FROM actions WHERE game_id IN (SELECT game_id FROM records WHERE ended < ?)",
             (before,)).rowcount)
+
+    async def activity(self, since: float) -> tuple[int, int]:
+        """The people (not computers) seated in a game written since ``since`` (they joined or
+        played), and the games finished since then. One query, in the SQL PostgreSQL speaks too."""
+        rows = await self._rows(
+            "SELECT (SELECT COUNT(DISTINCT s.user_id) FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE g.updated >= ? AND s.kind = 'human'), "
+            "(SELECT COUNT(*) FROM games WHERE status = 'finished' AND updated >= ?)", (since, since))
+        players, finished = rows[0]
+        return players, finished

@@ -538,3 +538,21 @@ async def test_prune_actions_deletes_old_logs_of_recorded_games_only(store):
     assert await store.prune_actions(200.0) == 1
     assert await store.actions(old.id) == []
     assert len(await store.actions(new.id)) == 1 and len(await store.actions(open_.id)) == 1
+
+
+# ---- the owner's figures ---------------------------------------------------------------------
+
+async def test_activity_counts_people_who_joined_or_played_and_games_finished_since_a_time(store):
+    import time
+    before = time.time() - 1
+    await lobby(store, chat_id=-7, host=9)
+    assert await store.activity(before) == (1, 0)
+    assert await store.activity(time.time() + 60) == (0, 0)  # nothing written after then
+    game = await lobby(store, host=1)
+    game.seats += [Seat(1, 2, "P2"), Seat(2, -1, "🤖 Bot", kind="computer")]
+    await store.save_game(game, seats_changed=True)
+    other = await lobby(store, chat_id=OTHER_GROUP, host=2)  # person 2 again: counted once
+    await finish(store, game)
+    await finish(store, other, Status.CANCELLED)
+    assert await store.activity(before) == (3, 1)
+
