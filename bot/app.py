@@ -15,7 +15,8 @@ from typing import Any, Awaitable
 
 import httpx
 from telegram import (
-    BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update,
+    BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat, Update,
 )
 from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes,
@@ -27,6 +28,7 @@ from bot.core import Core, build_core
 from bot.handlers import Handlers, TableContext
 from bot.i18n import LANGS, t
 from bot.messenger import Messenger
+from bot.owner import OWNER_COMMANDS, ErrorCount, database_kind
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 
@@ -93,6 +95,11 @@ COMMAND_MENUS = [
 ]
 
 
+def owner_menu(owner_id: int | None) -> list:
+    """The owner's private chat lists the owner's commands besides the private ones."""
+    return [] if owner_id is None else [(BotCommandScopeChat(owner_id), COMMAND_MENUS[0][1] + OWNER_COMMANDS)]
+
+
 # Connections to the Bot API: up to 256 at once (a burst of presses), of which a few stay open
 # for the next requests. Why few: for every request, httpx's pool checks each open connection
 # (a system call apiece) to see whether it expired; with the 256 a burst leaves open, that check
@@ -125,6 +132,7 @@ class Tablebot:
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)
         self.core: Core | None = None  # built in post_init, when the bot knows its username
+        self.errors = ErrorCount()  # the ERROR records logged while it runs (the owner's /botstats)
 
     # The platform's objects, for the tests that drive the bot from outside.
     book = property(lambda self: self.core.book)
@@ -139,12 +147,14 @@ class Tablebot:
 
     async def post_init(self, application: Application) -> None:
         await self.store.open()
+        logging.getLogger().addHandler(self.errors)
         config = self.config
         self.core = build_core(self.store, self.messenger, Timers(application.job_queue),
                                bot_username=application.bot.username,
                                turn_minutes=config.turn_timeout_minutes, lobby_minutes=config.lobby_timeout_minutes,
                                ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause,
-                               keep_actions_days=config.keep_actions_days)
+                               keep_actions_days=config.keep_actions_days, owner_id=config.owner_id,
+                               errors=lambda: self.errors.count, database=database_kind(config.db_path))
         register(application, self.core.handlers)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.
@@ -192,13 +202,16 @@ class Tablebot:
             await asyncio.wait([menu], timeout=1.0)
 
     async def post_shutdown(self, application: Application) -> None:
+        logging.getLogger().removeHandler(self.errors)
         await self.store.close()
 
     async def _set_commands(self, first: asyncio.Future | None = None) -> None:
         """The command menu in every language and scope (``first`` is resolved after the first
         attempt). What fails is tried again a few times, MENU_RETRY_SECONDS later and then twice
         as long each time; then not until the next start."""
-        wanted = [(lang, scope, menu) for lang in LANGS for scope, menu in COMMAND_MENUS]
+        # The owner's menu last: Telegram refuses it until the owner has opened the private chat.
+        wanted = [(lang, scope, menu) for menus in (COMMAND_MENUS, owner_menu(self.config.owner_id))
+                  for lang in LANGS for scope, menu in menus]
         pause = MENU_RETRY_SECONDS
         for attempt in range(1, MENU_ATTEMPTS + 1):
             while wanted:
@@ -234,7 +247,8 @@ def register(application: Application, h: Handlers) -> None:
                            ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
                            ("turntimer", h.on_turn_timer), ("stats", h.on_stats), ("top", h.on_top),
                            ("history", h.on_history), ("forgetme", h.on_forget_me),
-                           ("forgetgroup", h.on_forget_group), ("nextgame", h.on_nextgame)]:
+                           ("forgetgroup", h.on_forget_group), ("nextgame", h.on_nextgame),
+                           ("botstats", h.on_botstats), ("broadcast_maintenance", h.on_broadcast_maintenance)]:
         application.add_handler(CommandHandler(name, callback, filters=by_person))
     application.add_handler(MessageHandler(as_chat, h.on_anonymous))
     application.add_handler(CallbackQueryHandler(h.on_press))

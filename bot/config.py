@@ -40,6 +40,8 @@ class Config:
     # Move logs of games that ended more than this many days ago are deleted (statistics live in
     # the records and stay). 0: keep them all.
     keep_actions_days: float = 0
+    # The Telegram user who may run /botstats and /broadcast_maintenance in private (None: nobody).
+    owner_id: int | None = None
 
     @property
     def webhook(self) -> bool:
@@ -77,6 +79,8 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         turn = float(env.get("TABLEBOT_TURN_TIMEOUT_MINUTES", "10") or 0)
         quiet = float(env.get("TABLEBOT_PING_QUIET_SECONDS", "15") or 0)
         keep_actions = float(env.get("TABLEBOT_KEEP_ACTIONS_DAYS", "0") or 0)
+        owner = env.get("TABLEBOT_OWNER_ID", "").strip()
+        owner_id = int(owner) if owner else None
     except ValueError as exc:
         raise ConfigError(f"a numeric setting is not a number: {exc}") from None
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
@@ -100,4 +104,5 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         turn_timeout_minutes=max(0.0, turn),
         ping_quiet_seconds=max(0.0, quiet),
         keep_actions_days=max(0.0, keep_actions),
+        owner_id=owner_id,
     )

@@ -21,6 +21,7 @@ from bot.handlers import Handlers
 from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.nextgame import NextGame
+from bot.owner import Owner
 from bot.people import People
 from bot.pings import Pings
 from bot.play import COMPUTER_PAUSE, Play
@@ -55,6 +56,7 @@ class Core:
     replays: Replays
     handlers: Handlers
     records: Records
+    owner: Owner
 
     async def forget_caches(self) -> None:
         """This process becomes the active one: what memory holds may be stale (another process
@@ -67,6 +69,7 @@ class Core:
 def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_username: str,
                turn_minutes: float = 10, lobby_minutes: int = 30, ping_quiet_seconds: float = 15.0,
                computer_pause: float = COMPUTER_PAUSE, keep_actions_days: float = 0,
+               owner_id: int | None = None, errors: Callable[[], int] = lambda: 0, database: str = "SQLite",
                render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture) -> Core:
     background = Background()
     changes = Changes()
@@ -87,10 +90,11 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     settings = Settings(book, people, turns, play, lobby, changes)
     stats = Stats(store, people, messenger, render=render)
     replays = Replays(store, messenger, people, background, render=render)
-    door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats,
+    owner = Owner(store, people, messenger, owner_id=owner_id, errors=errors, database=database)
+    door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats, owner,
                 bot_username=bot_username)
     handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
                         messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats,
-                        next_game=next_game)
+                        next_game=next_game, owner=owner)
     return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
-                settings, door, replays, handlers, records)
+                settings, door, replays, handlers, records, owner)

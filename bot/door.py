@@ -23,6 +23,7 @@ from bot.lobby import Lobby
 from bot.messenger import Messenger
 from bot.names import in_plain, in_text
 from bot.numbers import ascii_int
+from bot.owner import BROADCAST, Owner
 from bot.people import People, Person
 from bot.play import Play
 from bot.refusals import Refused, is_toast, word, word_html
@@ -53,9 +54,10 @@ class Where:
 
 class Door:
     def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
-                 settings: Settings, changes: Changes, messenger: Messenger, replays: Replays, stats: Stats, *,
-                 bot_username: str):
+                 settings: Settings, changes: Changes, messenger: Messenger, replays: Replays, stats: Stats,
+                 owner: Owner, *, bot_username: str):
         self.book = book
+        self.owner = owner
         self.stats = stats
         self.play = play
         self.lobby = lobby
@@ -101,6 +103,8 @@ class Door:
             raise Refused("bad_button")
         if action in (FORGET_ME, FORGET_GROUP):
             return Answer(await self.stats.confirm(person, where.chat_id, where.message_id, action))
+        if action.startswith(BROADCAST + "."):
+            return Answer(await self.owner.broadcast(person, where.chat_id, where.message_id, action))
         if action.startswith("n."):
             if registry.find(action[2:]) is None:
                 raise Refused("bad_button")

@@ -27,6 +27,7 @@ from bot.logs import about
 from bot.messenger import Messenger
 from bot.names import in_text, person_name
 from bot.nextgame import NextGame
+from bot.owner import Owner
 from bot.pacing import GAME, PERSON
 from bot.people import People, Person
 from bot.play import Play
@@ -75,8 +76,9 @@ def _where(update: Update) -> Where:
 class Handlers:
     def __init__(self, *, door: Door, lobby: Lobby, settings: Settings, play: Play, tables: Tables,
                  people: People, messenger: Messenger, guard: CommandGuard, bot_username: str, stats: Stats,
-                 next_game: NextGame):
+                 next_game: NextGame, owner: Owner):
         self.door = door
+        self.owner = owner
         self.stats = stats
         self.next_game = next_game
         self.guard = guard
@@ -256,6 +258,21 @@ class Handlers:
         """/forgetgroup: an admin deletes the group's records, after a confirmation."""
         await self._reply(update, context, *await self.stats.ask_forget_group(
             update.effective_chat.id, context.person, context.lang))
+
+    async def on_botstats(self, update: Update, context: TableContext) -> None:
+        """/botstats: the owner's figures (for anyone else, an unknown command)."""
+        if not self.owner.may(context.person, update.effective_chat.id):
+            await self.on_unknown_command(update, context)
+            return
+        await self._reply(update, context, await self.owner.figures(context.lang))
+
+    async def on_broadcast_maintenance(self, update: Update, context: TableContext) -> None:
+        """/broadcast_maintenance: the owner is asked to confirm the notice to the groups with a
+        game (for anyone else, an unknown command)."""
+        if not self.owner.may(context.person, update.effective_chat.id):
+            await self.on_unknown_command(update, context)
+            return
+        await self._reply(update, context, *await self.owner.ask_broadcast(context.lang))
 
     async def on_my_chat_member(self, update: Update, context: TableContext) -> None:
         """The bot was removed from a group (close its games quietly: nobody can see them any more),

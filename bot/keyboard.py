@@ -27,7 +27,7 @@ MENU = "0"  # the "game id" of the game menu's buttons (real ids start at 1)
 
 _GAME = r"[0-9a-z]{1,12}"
 _ACTION = r"[\x21-\x7e]{1,48}"
-MENU_PATTERN = re.compile(rf"^{MENU}:-:(?:n\.[a-z]{{1,12}}|l\.[a-z]{{2}}|f\.(?:me|gr))\Z")
+MENU_PATTERN = re.compile(rf"^{MENU}:-:(?:n\.[a-z]{{1,12}}|l\.[a-z]{{2}}|f\.(?:me|gr)|o\.bc\.[0-9a-z]{{1,12}})\Z")
 LOBBY_PATTERN = re.compile(rf"^{_GAME}:-:!{_ACTION}\Z")  # lobby buttons and Rematch
 GAME_PATTERN = re.compile(rf"^{_GAME}:(?:[0-9]{{1,9}}:(?![!?])|-:\?){_ACTION}\Z")  # moves and pop-ups
 _DATA_RE = re.compile(rf"({_GAME}):(-|[0-9]{{1,9}}):({_ACTION})")

@@ -43,6 +43,8 @@ def constant_messages():
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
     from bot.app import COMMAND_MENUS
     out += [text for _, menu in COMMAND_MENUS for _, text in menu]
+    from bot.owner import NOTICE, OWNER_COMMANDS
+    out += [text for _, text in OWNER_COMMANDS] + [NOTICE]
     return out
 
 
