@@ -28,10 +28,10 @@ async def owned(fake, tmp_path):
     await bot.stop()
 
 
-async def world(fake, runner):
+async def world(fake, runner, *, finished: bool = True):
     """A running lucky game in one group, an open cones lobby in a Russian group, a group whose
-    game was cancelled, a finished game against a computer in private; the owner, who has
-    opened the private chat."""
+    game was cancelled, a game against a computer in private (played to its end, or else just
+    started); the owner, who has opened the private chat."""
     for chat_id, title in ((RUNNING, "Fridays"), (LOBBY, "Пятницы"), (QUIET, "Quiet")):
         fake.add_group(chat_id, title)
     anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
@@ -44,7 +44,14 @@ async def world(fake, runner):
     await clara.say(LOBBY, "/lang ru")
     await dima.say(QUIET, "/new trio")
     await dima.say(QUIET, "/cancel")
-    assert (await play_against_a_computer(fake, runner, dima, "lucky", seed=3)).status == "finished"
+    if finished:
+        assert (await play_against_a_computer(fake, runner, dima, "cones", seed=3)).status == "finished"
+    else:
+        await dima.say(dima.id, "/new lucky bots=1 level=easy")
+        lobby = fake.last_bot_message(dima.id)
+        if any("Start" in b["text"] for b in buttons(lobby)):
+            await dima.press(dima.id, lobby.message_id, button_data(lobby, text="Start"))
+        assert any(g.chat_id == dima.id and g.status == "running" for g in await runner.games())
     return owner, anna
 
 
@@ -90,7 +97,7 @@ async def test_the_owner_gets_the_figures_and_anyone_else_an_unknown_command(fak
 
 
 async def test_the_broadcast_reaches_the_groups_with_open_games_once_after_confirmation(fake, owned):
-    owner, anna = await world(fake, owned)
+    owner, anna = await world(fake, owned, finished=False)
     english, russian = t("en", NOTICE), t("ru", NOTICE)
     assert russian.startswith("🛠 Бот ненадолго перезапустится")
 
@@ -120,7 +127,8 @@ async def test_the_broadcast_reaches_the_groups_with_open_games_once_after_confi
 
     assert [m.text for m in replies(fake, RUNNING, "🛠")] == [english]
     assert [m.text for m in replies(fake, LOBBY, "🛠")] == [russian]
-    assert not replies(fake, QUIET, "🛠") and not replies(fake, 4, "🛠")  # no open game there / not a group
+    assert not replies(fake, QUIET, "🛠")  # no open game there
+    assert not replies(fake, 4, "🛠")  # Dima's game against a computer runs in private: not a group
 
 
 async def test_nobody_to_tell_and_no_button(fake, owned):
