@@ -98,7 +98,8 @@ class Door:
             return Answer(word(refused, lang), alert=not is_toast(refused))
 
     async def _menu(self, person: Person, where: Where, action: str) -> Answer:
-        """The game menu (``n.<game>``: open its lobby here) or /lang's buttons (``l.<lang>``)."""
+        """The game menu (``n.<game>``: open its lobby here), /lang's buttons (``l.<lang>``), and
+        the confirmations of /forgetme, /forgetgroup and the owner's /broadcast_maintenance."""
         if where.chat_id is None:
             raise Refused("bad_button")
         if action in (FORGET_ME, FORGET_GROUP):
