@@ -32,6 +32,7 @@ def run(argv: list[str] | None = None) -> int:
 
     from bot import instance, memory, rendering
     from bot.store import StoreError
+    from bot.web import PortUnavailable
 
     try:
         config = from_env()
@@ -82,7 +83,7 @@ def run(argv: list[str] | None = None) -> int:
                                     stop_signals=None)
     except InvalidToken:
         return _fail(REJECTED)
-    except StoreError as exc:
+    except (StoreError, PortUnavailable) as exc:
         return _fail(str(exc))
     finally:
         rendering.shutdown()

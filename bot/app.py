@@ -29,6 +29,7 @@ from bot.i18n import LANGS, t
 from bot.messenger import Messenger
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
+from bot.web import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,9 @@ class Tablebot:
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)
         self.core: Core | None = None  # built in post_init, when the bot knows its username
+        # The one web server (bot/web.py): routes and sub-applications are added before post_init
+        # ends, when it starts listening.
+        self.web = WebServer(port=config.port, metrics_port=config.metrics_port)
 
     # The platform's objects, for the tests that drive the bot from outside.
     book = property(lambda self: self.core.book)
@@ -153,6 +157,7 @@ class Tablebot:
         await asyncio.wait([first, self._menu_task], timeout=MENU_START_SECONDS,
                            return_when=asyncio.FIRST_COMPLETED)
         await self.restore()
+        await self.web.start()
 
     async def restore(self) -> None:
         """Continue every open game from the store after a (re)start, and finish showing the
@@ -174,6 +179,7 @@ class Tablebot:
         """Finish the pending edits while the connection to Telegram is still open, for a few
         seconds at most (every move is committed already; a restart redraws what is left), then
         cancel and await every task still running, so that none is left pending."""
+        await self.web.stop()
         loop = asyncio.get_running_loop()
         next_write = 1.0 / self.messenger.pacer.rate + 0.3  # the longest wait for a group's next write
         deadline = loop.time() + min(STOP_DRAIN_MAX_SECONDS, max(STOP_DRAIN_SECONDS, next_write))
@@ -192,6 +198,7 @@ class Tablebot:
             await asyncio.wait([menu], timeout=1.0)
 
     async def post_shutdown(self, application: Application) -> None:
+        await self.web.stop()  # when the start failed half-way (post_stop runs only after a start)
         await self.store.close()
 
     async def _set_commands(self, first: asyncio.Future | None = None) -> None:
