@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import time
 from typing import Any, Awaitable, Callable
 
@@ -27,7 +28,10 @@ from telegram.request import HTTPXRequest
 from bot import keyboard
 from bot.store import GameStore, Status, from_base36
 
-# A press not answered by then is no longer waited for (Telegram refuses answers after ~15 s).
+log = logging.getLogger(__name__)
+
+# Presses whose answer is awaited, at most (the oldest is forgotten: a press never answered must
+# not stay in memory for good).
 PRESSES_WAITING_MAX = 10_000
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
 DRAWING_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -141,7 +145,10 @@ class ArrivalQueue(asyncio.Queue):
         self._press_kind = press_kind
 
     def put_nowait(self, item: object) -> None:
-        self._metrics.arrived(item, self._press_kind)
+        try:
+            self._metrics.arrived(item, self._press_kind)
+        except Exception:  # a count must never cost an update
+            log.exception("could not count an update")
         super().put_nowait(item)
 
 
