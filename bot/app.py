@@ -1,9 +1,9 @@
 """The bot: python-telegram-bot's Application around the game platform (``bot/core.py``).
 
-``Tablebot`` builds the Application, the store and the messenger; when the Application starts
-(``post_init``: the bot knows its own name and the store is open) ``build_core`` wires every
-other object, the handlers are registered, the command menu is set and every open game
-continues. Nothing is assigned onto an object after it is built; the only calls back up are
+``Tablebot`` builds the Application, the store, the messenger, the metrics and the web server;
+when the Application starts (``post_init``: the bot knows its own name and the store is open)
+``build_core`` wires every other object, the handlers are registered, the command menu is set,
+every open game continues and the web server starts listening. Nothing is assigned onto an object after it is built; the only calls back up are
 the two closures the Messenger takes (a migrated chat, a user who blocked the bot).
 """
 from __future__ import annotations
@@ -279,8 +279,3 @@ def register(application: Application, h: Handlers) -> None:
     application.add_handler(MessageHandler(by_person & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                            h.on_private_text))
     application.add_error_handler(h.on_error)
-
-
-def build_application(config: Config) -> Application:
-    """The Application of a new bot; it builds the rest when it starts."""
-    return Tablebot(config).application
