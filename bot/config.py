@@ -18,7 +18,8 @@ class Config:
     file_url: str = ""
     db_path: str = "tablebot.sqlite3"
     webhook_url: str = ""
-    port: int = 8443
+    port: int = 8443  # the public web server's (the webhook; the Mini App): see bot/web.py
+    metrics_port: int | None = None  # /healthz and /metrics; None: not served
     log_level: str = "INFO"
     log_format: str = "text"  # or "json": one JSON object per line, for a log collector
     # Group write budget: Telegram allows about 20 messages a minute to one group.
@@ -73,6 +74,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         file_url = api_url[: -len("bot")] + "file/bot" if api_url.endswith("/bot") else api_url
     try:
         port = int(env.get("PORT", "8443") or 8443)
+        metrics_port = int(env["METRICS_PORT"]) if env.get("METRICS_PORT", "").strip() else None
         writes = int(env.get("TABLEBOT_GROUP_WRITES_PER_MINUTE", "20") or 20)
         spacing = float(env.get("TABLEBOT_GROUP_FAST_SPACING", "1.0") or 1.0)
         lobby = int(env.get("TABLEBOT_LOBBY_TIMEOUT_MINUTES", "30") or 30)
@@ -96,6 +98,7 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         db_path=env.get("TABLEBOT_DB", "").strip() or "tablebot.sqlite3",
         webhook_url=env.get("WEBHOOK_URL", "").strip(),
         port=port,
+        metrics_port=metrics_port,
         log_level=level,
         log_format=log_format,
         group_writes_per_minute=max(1, writes),
