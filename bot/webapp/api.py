@@ -16,12 +16,14 @@ from typing import Callable
 from aiohttp import web
 from telegram import User
 
+from engines import registry
 from bot import keyboard
 from bot.book import GameBook
 from bot.door import Door, Where
 from bot.names import clean
 from bot.people import People, Person
 from bot.store import from_base36
+from bot.texts import game_name
 from bot.webapp import auth, views
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Live
@@ -110,7 +112,7 @@ class PageApi:
         games = []
         for match in await self.book.open_of(person.id):
             if match.game.status == "running":
-                games.append(_summary(match, person.id))
+                games.append(_summary(match, person.id, person.lang))
         return _json({"user": {"id": person.id, "lang": person.lang}, "start": user.start_param, "games": games})
 
     async def game(self, request: web.Request) -> web.Response:
@@ -154,9 +156,10 @@ class PageApi:
                      status=200 if moved else 409)
 
 
-def _summary(match, user_id: int) -> dict:
+def _summary(match, user_id: int, lang: str) -> dict:
     game = match.game
-    return {"id": game.short_id, "kind": game.kind, "seat": game.seat_of(user_id), "turn": match.turn,
+    return {"id": game.short_id, "kind": game.kind, "title": game_name(registry.info(game.kind), lang),
+            "seat": game.seat_of(user_id), "turn": match.turn,
             "current": match.current, "names": [clean(s.name) for s in game.seats]}
 
 

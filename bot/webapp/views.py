@@ -11,10 +11,11 @@ import html
 import re
 from typing import Any
 
-from engines import genial
+from engines import genial, registry
 from engines.genial.core import tile_names
 from bot.book import Match
 from bot.store import Status
+from bot.texts import game_name
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -51,6 +52,7 @@ def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
     return {
         "id": game.short_id,
         "kind": game.kind,
+        "title": game_name(registry.info(game.kind), lang),
         "status": str(game.status),
         "version": game.version,
         "turn": match.turn,

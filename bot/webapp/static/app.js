@@ -1,0 +1,148 @@
+// The Mini App: who opened it (Telegram's signed initData), which game, and keeping that game's
+// board live. Each game's board is a module of its own in boards/ (mount(root, page) → update).
+
+import { Api } from "./api.js";
+import { html } from "./svg.js";
+import { setLang, t } from "./i18n.js";
+
+const BOARDS = {
+  genial: () => import("./boards/genial.js"),
+  lucky: () => import("./boards/lucky.js"),
+  cones: () => import("./boards/cones.js"),
+  trio: () => import("./boards/trio.js"),
+};
+
+const tg = window.Telegram ? window.Telegram.WebApp : null;
+const statusLine = document.getElementById("status");
+const root = document.getElementById("game");
+const note = document.getElementById("note");
+
+function say(text) {
+  note.textContent = text || "";
+  note.hidden = !text;
+}
+
+function haptic(kind) {
+  const h = tg && tg.HapticFeedback;
+  if (!h) return;
+  try {
+    if (kind === "select") h.selectionChanged();
+    else if (kind === "success" || kind === "error") h.notificationOccurred(kind);
+    else h.impactOccurred(kind || "light");
+  } catch (_) { /* older clients */ }
+}
+
+function sleep(ms) { return new Promise((done) => setTimeout(done, ms)); }
+
+// Telegram's MainButton where there is one; else a button of our own at the bottom.
+function mainButton() {
+  const own = html("button", { id: "main", class: "main", type: "button", hidden: true });
+  document.body.appendChild(own);
+  const tgButton = tg && tg.MainButton && tg.platform !== "unknown" ? tg.MainButton : null;
+  let handler = null;
+  if (tgButton) tgButton.onClick(() => handler && handler());
+  own.addEventListener("click", () => handler && handler());
+  return {
+    show(text, onClick) {
+      handler = onClick;
+      if (tgButton) { tgButton.setText(text); tgButton.show(); tgButton.enable(); } else { own.textContent = text; own.hidden = false; }
+    },
+    hide() {
+      handler = null;
+      if (tgButton) tgButton.hide(); else own.hidden = true;
+    },
+  };
+}
+
+function backButton() {
+  const b = tg && tg.BackButton;
+  let handler = null;
+  if (b) b.onClick(() => handler && handler());
+  return {
+    show(onClick) { handler = onClick; if (b) b.show(); },
+    hide() { handler = null; if (b) b.hide(); },
+  };
+}
+
+function wantedGame() {
+  const start = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
+  if (start) return start;
+  return new URLSearchParams(location.search).get("game");
+}
+
+async function showList(api, games) {
+  root.replaceChildren();
+  statusLine.textContent = t("Your games");
+  if (!games.length) { say(t("You have no running game. Start one in a group with /new.")); return; }
+  const list = html("ul", { class: "games" }, root);
+  for (const game of games) {
+    const item = html("li", {}, list);
+    const button = html("button", { type: "button", class: "game-link" }, item);
+    html("b", {}, button, game.title);
+    html("span", {}, button, " · " + game.names.join(", "));
+    button.addEventListener("click", () => openGame(api, game.id, true));
+  }
+}
+
+let running = 0; // the live loop of the game on screen (a new game stops the old one)
+
+async function openGame(api, id, fromList) {
+  const mine = ++running;
+  root.replaceChildren();
+  say("");
+  const first = await api.game(id);
+  if (first.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
+  if (first.status !== 200) { say(t("This game is not yours to see.")); return; }
+  const game = first.data;
+  const load = BOARDS[game.kind];
+  if (!load) return;
+  const module = await load();
+  const page = { api, t, haptic, say, status: statusLine, main: mainButton(), back: backButton(), tg };
+  const board = module.mount(root, page);
+  board.update(game);
+  document.body.dataset.ready = "1"; // the page is usable (tests and the bench wait for it)
+  if (fromList) page.back.show(() => { running++; page.main.hide(); page.back.hide(); start(api); });
+  let etag = first.etag;
+  while (mine === running) {
+    let answer;
+    try {
+      answer = await api.game(id, etag, true);
+    } catch (_) {
+      say(t("No connection, trying again…"));
+      await sleep(2000);
+      continue;
+    }
+    if (mine !== running) return;
+    if (answer.status === 200) { etag = answer.etag; say(""); board.update(answer.data); }
+    else if (answer.status === 304) continue;
+    else if (answer.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
+    else await sleep(2000);
+  }
+}
+
+async function start(api) {
+  const me = await api.me();
+  if (me.status !== 200) {
+    say(t(me.status === 401 ? "This page has expired: open it again from the chat." : "No connection, trying again…"));
+    return;
+  }
+  setLang(me.data.user.lang);
+  const wanted = wantedGame();
+  if (wanted) return openGame(api, wanted, false);
+  if (me.data.games.length === 1) return openGame(api, me.data.games[0].id, false);
+  await showList(api, me.data.games);
+  document.body.dataset.ready = "1";
+}
+
+function main() {
+  if (tg) {
+    tg.ready();
+    tg.expand();
+    setLang((tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) || "en");
+  }
+  const initData = tg ? tg.initData : "";
+  if (!initData) { say(t("Open this page from Telegram.")); return; }
+  start(new Api(initData));
+}
+
+main();
