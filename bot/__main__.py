@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import datetime as dt
 import gc
-import hashlib
 import json
 import logging
 import signal
@@ -56,9 +55,11 @@ def run(argv: list[str] | None = None) -> int:
     except InvalidToken:
         return _fail(REJECTED)
 
-    from bot.app import build_application
+    from bot.app import Tablebot
+    from bot.webhook import WebhookRefused
 
-    application = build_application(config)
+    tablebot = Tablebot(config)
+    application = tablebot.application
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     # What the start built (libraries, the application) stays for the life of the process: out of
     # the collector's sight, and the collector runs less often, its full passes shorter.
@@ -73,21 +74,54 @@ def run(argv: list[str] | None = None) -> int:
     try:
         # bootstrap_retries=-1: a start that fails half-way (Telegram flaky) is tried again.
         if config.webhook:
-            path, secret = webhook_path_and_secret(config.token)
-            application.run_webhook(listen="0.0.0.0", port=config.port, url_path=path,
-                                    webhook_url=config.webhook_url.rstrip("/") + "/" + path,
-                                    secret_token=secret, allowed_updates=updates, bootstrap_retries=-1,
-                                    stop_signals=None)
+            _serve_webhook(tablebot, loop, updates)
         else:
             application.run_polling(allowed_updates=updates, timeout=config.poll_timeout, bootstrap_retries=-1,
                                     stop_signals=None)
     except InvalidToken:
         return _fail(REJECTED)
-    except (StoreError, PortUnavailable) as exc:
+    except (StoreError, PortUnavailable, WebhookRefused) as exc:
         return _fail(str(exc))
     finally:
         rendering.shutdown()
     return 0
+
+
+def _serve_webhook(tablebot, loop: asyncio.AbstractEventLoop, updates: list[str]) -> None:
+    """Serve the webhook on our web server (bot/webhook.py) with the lifecycle python-telegram-bot's
+    run_polling has: start (tried again while Telegram fails), serve until a stop signal's
+    SystemExit, then stop in order (stop, post_stop, shutdown, post_shutdown)."""
+    from telegram.error import InvalidToken, TelegramError
+
+    application = tablebot.application
+    try:
+        delay = 1.0
+        while True:  # what bootstrap_retries=-1 did: a start that fails half-way is tried again
+            try:
+                loop.run_until_complete(application.initialize())
+                break
+            except InvalidToken:
+                raise
+            except TelegramError as exc:
+                log.warning("could not start (%s); trying again in %.0f s", network_failure(exc) or exc, delay)
+                loop.run_until_complete(asyncio.sleep(delay))
+                delay = min(WAIT_MAX_SECONDS, delay * 2)
+        loop.run_until_complete(application.post_init(application))  # our web server starts here
+        loop.run_until_complete(application.start())
+        loop.run_until_complete(tablebot.set_webhook(updates))
+        log.info("serving the webhook")
+        loop.run_forever()
+    except (KeyboardInterrupt, SystemExit):
+        log.debug("stop signal: stopping")
+    finally:
+        try:
+            if application.running:
+                loop.run_until_complete(application.stop())
+                loop.run_until_complete(application.post_stop(application))
+            loop.run_until_complete(application.shutdown())
+            loop.run_until_complete(application.post_shutdown(application))
+        finally:
+            loop.close()
 
 
 _stopping = False
@@ -194,13 +228,6 @@ async def _wait_for_telegram(config) -> bool:
             await bot.shutdown()
         except Exception:  # a bot that never connected has nothing to shut down
             pass
-
-
-def webhook_path_and_secret(token: str) -> tuple[str, str]:
-    """A URL path nobody can guess and a different secret Telegram sends in a header, both
-    stable across restarts and derived from the token without revealing it."""
-    digest = lambda label: hashlib.sha256(f"{label}:{token}".encode()).hexdigest()[:32]  # noqa: E731
-    return "tg-" + digest("path"), digest("secret")
 
 
 async def _status() -> list[dict]:

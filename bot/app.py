@@ -1,9 +1,9 @@
 """The bot: python-telegram-bot's Application around the game platform (``bot/core.py``).
 
-``Tablebot`` builds the Application, the store and the messenger; when the Application starts
-(``post_init``: the bot knows its own name and the store is open) ``build_core`` wires every
-other object, the handlers are registered, the command menu is set and every open game
-continues. Nothing is assigned onto an object after it is built; the only calls back up are
+``Tablebot`` builds the Application, the store, the messenger, the metrics and the web server;
+when the Application starts (``post_init``: the bot knows its own name and the store is open)
+``build_core`` wires every other object, the handlers are registered, the command menu is set,
+every open game continues and the web server starts listening. Nothing is assigned onto an object after it is built; the only calls back up are
 the two closures the Messenger takes (a migrated chat, a user who blocked the bot).
 """
 from __future__ import annotations
@@ -22,11 +22,14 @@ from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           MessageHandler, TypeHandler, filters)
 from telegram.request import HTTPXRequest
 
+from bot import health, webhook
 from bot.config import Config
 from bot.core import Core, build_core
 from bot.handlers import Handlers, TableContext
 from bot.i18n import LANGS, t
 from bot.messenger import Messenger
+from bot.metrics import ArrivalQueue, CountingRequest, Metrics, press_kind
+from bot.rendering import render_picture
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 from bot.web import WebServer
@@ -103,8 +106,8 @@ CONNECTIONS = 256
 IDLE_CONNECTIONS = 32
 
 
-def _bot_api_request() -> HTTPXRequest:
-    return HTTPXRequest(connection_pool_size=CONNECTIONS, httpx_kwargs={
+def _bot_api_request(metrics: Metrics) -> HTTPXRequest:
+    return CountingRequest(metrics, connection_pool_size=CONNECTIONS, httpx_kwargs={
         "limits": httpx.Limits(max_connections=CONNECTIONS, max_keepalive_connections=IDLE_CONNECTIONS)})
 
 
@@ -113,8 +116,10 @@ class Tablebot:
 
     def __init__(self, config: Config):
         self.config = config
+        self.metrics = Metrics()
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
-                   .base_file_url(config.file_url).request(_bot_api_request())
+                   .base_file_url(config.file_url).request(_bot_api_request(self.metrics))
+                   .update_queue(ArrivalQueue(self.metrics, self._press_kind))
                    .get_updates_request(HTTPXRequest(connection_pool_size=1, read_timeout=config.poll_timeout + 10))
                    .concurrent_updates(ChatOrderedProcessor(256))
                    .context_types(ContextTypes(context=TableContext))
@@ -130,6 +135,10 @@ class Tablebot:
         # The one web server (bot/web.py): routes and sub-applications are added before post_init
         # ends, when it starts listening.
         self.web = WebServer(port=config.port, metrics_port=config.metrics_port)
+        self.web.add_routes(health.routes(self.store, self.metrics, self._not_serving), private=True)
+        if config.webhook:
+            self.web.add_routes(webhook.routes(self.application, config.token))
+        self.webhook_set = False  # Telegram took our webhook (``set_webhook``)
 
     # The platform's objects, for the tests that drive the bot from outside.
     book = property(lambda self: self.core.book)
@@ -150,6 +159,7 @@ class Tablebot:
                                turn_minutes=config.turn_timeout_minutes, lobby_minutes=config.lobby_timeout_minutes,
                                ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause,
                                keep_actions_days=config.keep_actions_days,
+                               render=self.metrics.timed_drawing(render_picture),
                                webapp_url=page_url(config.webapp_url) if config.webapp_url else "",
                                webapp_short_name=config.webapp_short_name)
         if config.webapp_url:
@@ -163,6 +173,24 @@ class Tablebot:
                            return_when=asyncio.FIRST_COMPLETED)
         await self.restore()
         await self.web.start()
+        self.metrics.set_active(True)
+
+    async def set_webhook(self, allowed_updates: list[str]) -> None:
+        """Have Telegram deliver to our webhook route (tried again until it takes it)."""
+        await webhook.register(self.application.bot, self.config.webhook_url, self.config.token, allowed_updates)
+        self.webhook_set = True
+
+    def _not_serving(self) -> str | None:
+        """Why the bot does not take updates now (for /healthz), or None when it does."""
+        app = self.application
+        if not app.running:
+            return "not running (starting or stopping)"
+        if self.config.webhook:
+            return None if self.webhook_set else "the webhook is not set yet"
+        return None if app.updater is not None and app.updater.running else "not polling"
+
+    def _press_kind(self, data: str | None) -> str:
+        return press_kind(data, self.core.book.cached) if self.core is not None else "other"
 
     async def restore(self) -> None:
         """Continue every open game from the store after a (re)start, and finish showing the
@@ -256,8 +284,3 @@ def register(application: Application, h: Handlers) -> None:
     application.add_handler(MessageHandler(by_person & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                            h.on_private_text))
     application.add_error_handler(h.on_error)
-
-
-def build_application(config: Config) -> Application:
-    """The Application of a new bot; it builds the rest when it starts."""
-    return Tablebot(config).application

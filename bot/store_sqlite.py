@@ -230,6 +230,17 @@ def _check_path(path: str) -> None:
                          "from a backup, or point TABLEBOT_DB at a new file")
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """The (device, inode) of the database file; None for one in memory or a missing file."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _explain(path: str, exc: sqlite3.Error) -> str:
     """One line for an SQLite error met while opening and checking the database."""
     reason = " ".join(str(exc).split()) or type(exc).__name__
@@ -283,6 +294,7 @@ class SqliteStore:
         self._chats: dict[int, Chat | None] = {}
         self._users: dict[int, User | None] = {}
         self._writes = 0  # a read that overlapped a write of these rows is not kept
+        self._file: tuple[int, int] | None = None  # the opened file's (device, inode), for ping()
 
     async def open(self) -> "SqliteStore":
         """Connect, check the database and bring its schema up to date; raise StoreError (one
@@ -300,6 +312,7 @@ class SqliteStore:
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._migrate()
             await self._check_writable()
+            self._file = _identity(self.path)
         except BaseException as exc:
             await self.close()
             if isinstance(exc, sqlite3.Error):
@@ -549,6 +562,25 @@ class SqliteStore:
         return ids
 
     # ---- users and chats ---------------------------------------------------------------
+
+    async def ping(self) -> None:
+        """A read through the connection, and the file at TABLEBOT_DB still the one opened: a
+        database file deleted or replaced under a running bot (a volume gone) still answers
+        through the open descriptor, while every write goes where nobody will ever read it."""
+        if self._db is None:
+            raise StoreError(f"{self.path} is not open")
+        try:
+            await self._in_thread(lambda conn: conn.execute("SELECT MAX(version) FROM schema_version").fetchone())
+        except sqlite3.Error as exc:
+            raise StoreError(_explain(self.path, exc)) from None
+        except ValueError as exc:  # aiosqlite: the connection is closed
+            raise StoreError(f"{self.path}: {exc}") from None
+        if self._file is not None and _identity(self.path) != self._file:
+            raise StoreError(f"{self.path} is no longer the file this bot opened (deleted, moved or replaced): "
+                             "restore it and restart the bot")
+
+    async def games_by_status(self) -> dict[str, int]:
+        return dict(await self._rows("SELECT status, COUNT(*) FROM games GROUP BY status"))
 
     async def forget_cache(self) -> None:
         """Drop every cached user and chat: the next reads come from the database."""

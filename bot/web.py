@@ -29,8 +29,9 @@ log = logging.getLogger(__name__)
 
 # Bound on every interface: in a container or behind a proxy the server is reached from outside.
 HOST = "0.0.0.0"
-# An orderly stop gives requests in progress this long to finish.
-SHUTDOWN_SECONDS = 3.0
+# An orderly stop gives requests in progress this long to finish (a webhook delivery takes
+# milliseconds; a long-lived response, such as a stream of events, is cut after it).
+SHUTDOWN_SECONDS = 1.0
 
 
 class PortUnavailable(Exception):

@@ -49,9 +49,14 @@ class BotRunner:
         self.app = self.bot.application
         await self.app.initialize()
         await self.app.post_init(self.app)
-        await self.app.updater.start_polling(poll_interval=0.0, timeout=1,
-                                             allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY,
-                                                              Update.MY_CHAT_MEMBER])
+        updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+        if self.bot.config.webhook:  # as python -m bot serves it (bot/__main__.py: _serve_webhook)
+            await self.app.start()
+            # The fake delivers to our port what Telegram would POST to the public URL.
+            self.fake.webhook_proxy = f"http://127.0.0.1:{self.bot.web.public_port}"
+            await self.bot.set_webhook(updates)
+            return self
+        await self.app.updater.start_polling(poll_interval=0.0, timeout=1, allowed_updates=updates)
         await self.app.start()
         return self
 

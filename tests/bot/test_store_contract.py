@@ -16,7 +16,7 @@ import pytest
 from bot import store_sqlite
 from bot.store import (
     UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
-    Status, User, make_store,
+    Status, StoreError, User, make_store,
 )
 
 
@@ -247,6 +247,16 @@ async def test_queries_select_what_their_names_say(store):
     assert await store.open_game_at(OTHER_GROUP, 2) is None  # cancelled
     assert ids(await store.finished_without_results()) == [unshown.id]
     assert ids(await store.all_games()) == [running.id, waiting.id, unshown.id, shown.id, cancelled.id]
+    assert await store.games_by_status() == {"running": 1, "lobby": 1, "finished": 2, "cancelled": 1}
+
+
+async def test_an_open_store_answers_a_ping_and_a_closed_one_raises_store_error(db):
+    opened = await make_store(db).open()
+    assert await opened.games_by_status() == {}
+    await opened.ping()
+    await opened.close()
+    with pytest.raises(StoreError):
+        await opened.ping()
 
 
 async def test_migrate_chat_moves_games_series_and_the_chat_and_clears_message_ids(store):

@@ -122,3 +122,18 @@ async def test_a_file_it_cannot_use_is_a_store_error_and_is_left_as_it_was(tmp_p
     with pytest.raises(StoreError, match="another program"):
         await SqliteStore(str(path)).open()
     assert path.read_bytes() == before
+
+
+async def test_a_ping_fails_once_the_database_file_is_deleted_under_the_open_store(tmp_path):
+    """The open descriptor still reads, but the file at TABLEBOT_DB is gone (a volume lost):
+    what is written now is lost at the next start, so the store is not healthy."""
+    path = tmp_path / "tablebot.sqlite3"
+    opened = await SqliteStore(str(path)).open()
+    try:
+        await opened.ping()
+        for leftover in tmp_path.glob("tablebot.sqlite3*"):
+            leftover.unlink()
+        with pytest.raises(StoreError, match="no longer the file"):
+            await opened.ping()
+    finally:
+        await opened.close()
