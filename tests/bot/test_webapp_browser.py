@@ -33,17 +33,25 @@ def page_url(fake, seat) -> str:
     return url
 
 
-async def tap_a_move(phone: Phone) -> None:
-    """Tap the first tile that fits somewhere, then a lit cell, then ✅ (Telegram's MainButton)."""
+async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
+    """Tap a tile that fits somewhere (turning it now and then), a lit cell, then ✅ on
+    Telegram's MainButton; or, when the rack may be swapped, Swap or Keep."""
     page = phone.page
+    if await page.locator("[data-act='S']").count():
+        await page.locator("[data-act='K']" if rng is None or rng.random() < 0.5 else "[data-act='S']").click()
+        return
     tiles = page.locator(".tile:not([disabled])")
     for k in range(await tiles.count()):
-        await tiles.nth(k).click()
-        await page.wait_for_selector(".hint:has-text('tile')", timeout=5000) if False else None
+        tile = tiles.nth(k)
+        name = await tile.get_attribute("data-tile")
+        await tile.click()
+        await page.wait_for_selector(f".tile.selected[data-tile='{name}']")
+        if rng is not None and rng.random() < 0.3:
+            await tile.click()  # turned: another direction lights other cells
         if await page.locator(".cell.lit").count():
             break
     lit = page.locator(".cell.lit")
-    await lit.first.click()
+    await lit.nth(rng.randrange(await lit.count()) if rng is not None else 0).click()
     await page.wait_for_selector("#tg-main:not([hidden])")
     assert "✅" in await page.locator("#tg-main").inner_text()
     await page.locator("#tg-main").click()
@@ -70,7 +78,8 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
     match = await web.bot.book.load(game.id)
     mover, other = match.current, 1 - match.current
     seats = game.seats
-    raws = [init_data(fake.token, s.user_id, s.name, lang="ru" if i == 1 else "en") for i, s in enumerate(seats)]
+    lang = {p.id: p.lang for p in people}
+    raws = [init_data(fake.token, s.user_id, s.name, lang=lang[s.user_id]) for s in seats]
     async with chromium() as browser:
         phones = [await Phone.open(browser, page_url(fake, seats[i]), raws[i]) for i in range(2)]
         for phone in phones:
@@ -89,5 +98,62 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
         for i, phone in enumerate(phones):
             assert not phone.errors, phone.errors
             assert_only_own_rack(phone, i, [])
-        # Russian for the Russian player
-        assert "Сейчас" in await phones[1].page.inner_text("#status") or "Ваш ход" in await phones[1].page.inner_text("#status")
+        # Each in their language: Борис reads Russian.
+        for s, phone in zip(seats, phones):
+            status = await phone.page.inner_text("#status")
+            assert ("Гениально" in status) == (lang[s.user_id] == "ru"), status
+
+
+async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, web):
+    game, people = await start_group_game(fake, web, 2)
+    by_id = {p.id: p for p in people}
+    on_page = 0
+    seat = game.seats[on_page]
+    rng = random.Random(26)
+    async with chromium() as browser:
+        phone = await Phone.open(browser, page_url(fake, seat), init_data(fake.token, seat.user_id, seat.name))
+        await phone.ready()
+        turns = {"page": 0, "buttons": 0}
+        while game.status == "running":
+            state = await web.state(game.id)
+            turn = genial.turn(state)
+            if genial.current_player(state) == on_page:
+                await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
+                await tap_a_move(phone, rng)
+                await phone.wait_turn_past(turn)
+                turns["page"] += 1
+            else:
+                await play_turn(fake, web, game, by_id, rng, wander=False)
+                turns["buttons"] += 1
+            await web.idle()
+        assert game.status == "finished" and turns["page"] > 10 and turns["buttons"] > 10, turns
+        await phone.page.wait_for_selector(".story .result")
+        over = "Игра окончена." if by_id[seat.user_id].lang == "ru" else "Game over."
+        assert over in await phone.page.inner_text("#status")
+        assert await phone.page.locator(".story .result").count() == 2
+        assert not phone.errors, phone.errors
+        assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
+        assert_only_own_rack(phone, on_page, [])
+    # The group saw the whole game, and the results.
+    assert fake.message(GROUP, game.table_msg) is not None
+    assert game.results_msg is not None
+
+
+async def test_a_forged_or_foreign_page_gets_nothing(fake, web):
+    game, people = await start_group_game(fake, web, 2)
+    seat = game.seats[0]
+    url = page_url(fake, seat)
+    version = (await web.game(game.id)).version
+    async with chromium() as browser:
+        raw = init_data(fake.token, seat.user_id, seat.name)
+        forged_phone = await Phone.open(browser, url, raw, forge=forged)
+        await forged_phone.page.wait_for_selector("#note:not([hidden])")
+        stranger = await Phone.open(browser, url, init_data(fake.token, 999, "Eve"))
+        await stranger.page.wait_for_selector("#note:not([hidden])")
+        for phone, refused in ((forged_phone, {401}), (stranger, {403})):
+            assert phone.api_statuses and set(phone.api_statuses) - {200} <= refused, phone.api_statuses
+            assert not phone.errors, phone.errors
+            assert await phone.page.locator(".tile").count() == 0
+            assert all('"rack"' not in body for _, _, body in phone.answers)
+        assert set(forged_phone.api_statuses) == {401}
+    assert (await web.game(game.id)).version == version
