@@ -126,6 +126,9 @@ class Phone:
         """Until the page shows a later turn (a selector: the page's CSP allows no eval)."""
         await self.page.wait_for_selector(f"body[data-turn]:not([data-turn='{turn}'])", timeout=timeout)
 
+    async def wait_version_past(self, version: int, timeout: float = 15_000) -> None:
+        await self.page.wait_for_selector(f"body[data-version]:not([data-version='{version}'])", timeout=timeout)
+
     async def close(self) -> None:
         await self.page.context.close()
 

@@ -12,7 +12,7 @@ import pytest
 from engines import genial
 from engines.genial.core import tile_names
 from tests.bot.browser import Phone, chromium
-from tests.bot.harness import BotRunner, buttons
+from tests.bot.harness import BotRunner, Player, buttons, press_until_over, start_game
 from tests.bot.test_genial_e2e import GROUP, play_turn, start_group_game
 from tests.bot.webapp_client import forged, free_port, init_data
 
@@ -22,6 +22,7 @@ async def web(fake, tmp_path):
     port = free_port()
     runner = BotRunner(fake, tmp_path / "tablebot.sqlite3", port=port, webapp_url=f"http://127.0.0.1:{port}")
     await runner.start()
+    runner.base = f"http://127.0.0.1:{port}"
     yield runner
     await runner.stop()
 
@@ -157,3 +158,28 @@ async def test_a_forged_or_foreign_page_gets_nothing(fake, web):
             assert all('"rack"' not in body for _, _, body in phone.answers)
         assert set(forged_phone.api_statuses) == {401}
     assert (await web.game(game.id)).version == version
+
+
+@pytest.mark.parametrize("kind", ["lucky", "cones", "trio"])
+async def test_the_other_games_have_a_live_read_only_board(fake, web, kind):
+    """Opened from the group's link (start_param: the game), by someone who does not play."""
+    group = -100800
+    fake.add_group(group, "Games")
+    people = [Player(fake, web, 11 + i, name) for i, name in enumerate(["Ann", "Bo"])]
+    for p in people:
+        await p.start_private()
+    game = await start_game(fake, web, group, kind, people)
+    rng = random.Random(5)
+    await press_until_over(fake, web, game.id, rng, most=3)
+    async with chromium() as browser:
+        raw = init_data(fake.token, 999, "Eve", start_param=game.short_id)
+        phone = await Phone.open(browser, f"{web.base}/app/", raw)
+        await phone.ready()
+        assert await phone.page.locator(".board-panel svg, .board-panel .count").count() > 0
+        assert await phone.page.locator(".player").count() == 2
+        version = game.version
+        while game.version == version:  # a move (not just a step of composing one)
+            await press_until_over(fake, web, game.id, rng, most=1)
+        await phone.wait_version_past(version)  # live
+        assert not phone.errors, phone.errors
+        assert "Watching" in await phone.page.inner_text("#status")

@@ -98,7 +98,14 @@ async function openGame(api, id, fromList) {
   if (!load) return;
   const module = await load();
   const page = { api, t, haptic, say, status: statusLine, main: mainButton(), back: backButton(), tg };
-  const board = module.mount(root, page);
+  const mounted = module.mount(root, page);
+  const board = {
+    update(next) { // what the page shows, for tests and the bench to wait on
+      mounted.update(next);
+      document.body.dataset.turn = String(next.turn);
+      document.body.dataset.version = String(next.version);
+    },
+  };
   board.update(game);
   document.body.dataset.ready = "1"; // the page is usable (tests and the bench wait for it)
   if (fromList) page.back.show(() => { running++; page.main.hide(); page.back.hide(); start(api); });

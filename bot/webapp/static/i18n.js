@@ -43,6 +43,8 @@ const RU = {
   "target: {n}": "цель: {n}",
   "(computer)": "(компьютер)",
   "place {n}": "место {n}",
+  "red": "красный", "blue": "синий", "yellow": "жёлтый",
+  "hexagon": "шестиугольник", "circle": "круг", "star": "звезда",
 };
 
 let lang = "en";

@@ -331,8 +331,6 @@ export function mount(root, page) {
     if (turned) { pick = null; placementCache = new Map(); }
     if (!game.my_turn) pick = null;
     refreshChoice();
-    document.body.dataset.turn = String(game.turn);
-    document.body.dataset.version = String(game.version);
   }
 
   return { update };
