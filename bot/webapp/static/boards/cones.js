@@ -19,7 +19,7 @@ export function mount(root, page) {
       const x = (i % cols) * CELL + 2;
       const y = Math.floor(i / cols) * CELL + 2;
       const last = pile.number === v.last_pile;
-      el("rect", { x, y, width: CELL - 4, height: CELL - 4, rx: 6, fill: COLOURS[pile.base], opacity: 0.25, stroke: last ? "#ff9600" : COLOURS[pile.base], "stroke-width": last ? 3 : 1.5 }, svg);
+      el("rect", { x, y, width: CELL - 4, height: CELL - 4, rx: 6, fill: COLOURS[pile.base], "fill-opacity": 0.25, stroke: last ? "#ff9600" : COLOURS[pile.base], "stroke-width": last ? 3 : 1.5 }, svg);
       shape(svg, SHAPES[pile.top], x + 12, y + 12, 7, { fill: COLOURS[pile.top], stroke: "#222", width: 0.6 });
       el("text", { x: x + CELL - 9, y: y + 13, "text-anchor": "middle", class: "pile-no" }, svg).textContent = String(pile.number);
       pile.chips.slice(-6).forEach((colour, k) => {

@@ -1,12 +1,13 @@
 // «Совершенно гениально» (lucky), read-only: the centre, the tokens drawn this turn, the reserve,
 // every player's collection against the target and their weakest colour.
 
-import { chip, html } from "../svg.js";
+import { COLOURS, chip, html } from "../svg.js";
 import { count, frame, playerCard, status, story } from "./common.js";
 
 export function mount(root, page) {
   const { t } = page;
   const parts = frame(root);
+  parts.players.classList.add("wide"); // six colours a player: a row each
 
   function update(game) {
     const v = game.view;
@@ -31,7 +32,7 @@ export function mount(root, page) {
         html("b", {}, cell, String(collection[colour]));
         const bar = html("i", { class: "bar" }, cell);
         bar.style.width = `${Math.round((100 * collection[colour]) / v.target)}%`;
-        bar.style.background = "currentColor";
+        bar.style.background = COLOURS[colour];
       }
     });
     story(parts.story, game, v.over ? v.places : null);
