@@ -299,9 +299,12 @@ class Tables:
 
     def _page_link(self, match: Match, lang: str) -> list[list[Button]]:
         """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=<game>):
-        a live board for anyone in the group, and a seated player's own rack and moves."""
+        a live board for anyone in the group, and a seated player's own rack and moves. (A solo
+        game's table, in the private chat, opens the page with a web_app button.)"""
         game = match.game
-        if not self.webapp_short_name or game.chat_id > 0:
+        if game.chat_id > 0:  # a game in the private chat: a solo game's table is where it is played
+            return self._page_button(match, lang) if len(game.seats) == 1 else []
+        if not self.webapp_short_name:
             return []
         text = t(lang, "🖐 On the board") if match.ui.moves_on_page else t(lang, "👀 Live board")
         link = f"https://t.me/{self.bot_username}/{self.webapp_short_name}?startapp={game.short_id}"

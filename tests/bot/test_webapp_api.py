@@ -11,7 +11,7 @@ import pytest
 
 from engines import genial
 from engines.genial.core import tile_names
-from tests.bot.harness import BotRunner, buttons
+from tests.bot.harness import BotRunner, Player, buttons
 from tests.bot.test_genial_e2e import GROUP, start_group_game
 from tests.bot.webapp_client import PageClient, forged, free_port, init_data
 
@@ -153,3 +153,23 @@ async def test_without_webapp_url_nothing_changes(fake, runner):
         assert not any("web_app" in b for b in buttons(fake.message(s.user_id, s.dm_msg)))
     assert not any("t.me/" in b.get("url", "") and "startapp" in b.get("url", "")
                    for b in buttons(fake.message(GROUP, game.table_msg)))
+
+
+async def test_a_solo_game_is_played_on_the_page_from_its_table(fake, web):
+    """Solo «Гениально» in the private chat: the table (there is no rack message) opens the page,
+    and the drawn tile is placed from it."""
+    person = Player(fake, web, 5, "Solo")
+    await person.start_private()
+    await person.say(person.id, "/new genial bots=0")  # no computer: a solo game at once
+    game = next(g for g in await web.games() if g.chat_id == person.id and g.status == "running")
+    assert len(game.seats) == 1
+    table = fake.message(person.id, game.table_msg)
+    assert [b["web_app"]["url"] for b in buttons(table) if "web_app" in b] == [f"{web.base}/app/?game={game.short_id}"]
+    page = PageClient(web.base, init_data(fake.token, person.id, "Solo"))
+    status, seen, _ = await page.get(f"/games/{game.short_id}")
+    assert status == 200 and seen["my_turn"] and seen["view"]["drawn"]
+    status, found, _ = await page.get(f"/games/{game.short_id}/placements?tile=drawn")
+    assert status == 200 and found["placements"]
+    status, moved, _ = await page.post(f"/games/{game.short_id}/move",
+                                       {"turn": found["turn"], "action": found["placements"][0]["code"]})
+    assert status == 200 and moved["moved"]

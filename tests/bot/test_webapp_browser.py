@@ -87,6 +87,15 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
             await phone.ready()
             assert await phone.page.locator("svg.hexboard polygon.cell").count() >= 91
             assert await phone.page.locator(".tile").count() == 6
+        # Pinch or wheel zooms the board (its viewBox), ⤢ shows it whole again.
+        board = phones[other].page.locator("svg.hexboard")
+        whole = await board.get_attribute("viewBox")
+        box = await board.bounding_box()
+        await phones[other].page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        await phones[other].page.mouse.wheel(0, -300)
+        assert await board.get_attribute("viewBox") != whole
+        await phones[other].page.locator(".reset").click()
+        assert await board.get_attribute("viewBox") == whole
         turn = await phones[mover].turn()
         edits = len(fake.calls("editMessageMedia", GROUP))
         await tap_a_move(phones[mover])
