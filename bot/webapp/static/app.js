@@ -61,15 +61,23 @@ function mainButton() {
   };
 }
 
+// Telegram's BackButton: a board may use it for a while (a tile chosen: back un-chooses it);
+// otherwise it leads back to where the page came from (the list of games), if anywhere.
 function backButton() {
   const b = tg && tg.BackButton;
+  let base = null;
   let handler = null;
   if (b) b.onClick(() => handler && handler());
+  const shown = () => { if (b) { if (handler) b.show(); else b.hide(); } };
   return {
-    show(onClick) { handler = onClick; if (b) b.show(); },
-    hide() { handler = null; if (b) b.hide(); },
+    home(onClick) { base = onClick; handler = onClick; shown(); },
+    show(onClick) { handler = onClick; shown(); },
+    hide() { handler = base; shown(); },
   };
 }
+
+// One of each for the page's life (a board that replaces another takes them over).
+const controls = { main: mainButton(), back: backButton() };
 
 function wantedGame() {
   const start = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
@@ -104,7 +112,8 @@ async function openGame(api, id, fromList) {
   const load = BOARDS[game.kind];
   if (!load) return;
   const module = await load();
-  const page = { api, t, haptic, say, status: statusLine, main: mainButton(), back: backButton(), tg };
+  controls.main.hide();
+  const page = { api, t, haptic, say, status: statusLine, main: controls.main, back: controls.back, tg };
   const mounted = module.mount(root, page);
   const board = {
     update(next) { // what the page shows, for tests and the bench to wait on
@@ -115,7 +124,7 @@ async function openGame(api, id, fromList) {
   };
   board.update(game);
   usable();
-  if (fromList) page.back.show(() => { running++; page.main.hide(); page.back.hide(); start(api); });
+  if (fromList) page.back.home(() => { running++; page.main.hide(); page.back.home(null); start(api); });
   let etag = first.etag;
   while (mine === running) {
     let answer;
