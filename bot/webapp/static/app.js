@@ -107,7 +107,13 @@ async function openGame(api, id, fromList) {
   say("");
   const first = await api.game(id);
   if (first.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
-  if (first.status !== 200) { say(t("This game is not yours to see.")); return; }
+  if (first.status !== 200) { // a link to someone else's game (or one long gone): the person's own games
+    const me = await api.me();
+    if (me.status === 200 && me.data.games.length) await showList(api, me.data.games);
+    say(t("This game is not yours to see."));
+    usable();
+    return;
+  }
   const game = first.data;
   const load = BOARDS[game.kind];
   if (!load) return;
