@@ -57,8 +57,12 @@ STUB = """
 """
 
 
-def stub_script(raw_init_data: str) -> str:
-    return STUB % {"raw": json.dumps(raw_init_data)}
+# What an outside check may serve: initData and nothing else of Telegram's object.
+MINIMAL_STUB = "window.Telegram = { WebApp: { initData: %(raw)s, initDataUnsafe: {} } };"
+
+
+def stub_script(raw_init_data: str, template: str = STUB) -> str:
+    return template % {"raw": json.dumps(raw_init_data)}
 
 
 @asynccontextmanager
@@ -85,7 +89,7 @@ class Phone:
         self.api_statuses: list[int] = []
 
     @classmethod
-    async def open(cls, browser, url: str, raw_init_data: str, *, forge=None) -> "Phone":
+    async def open(cls, browser, url: str, raw_init_data: str, *, forge=None, stub: str = STUB) -> "Phone":
         context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                             has_touch=True, is_mobile=True)
         page = await context.new_page()
@@ -93,7 +97,7 @@ class Phone:
         page.on("pageerror", lambda error: phone.errors.append(str(error)))
 
         async def telegram_js(route):
-            await route.fulfill(status=200, content_type="text/javascript", body=stub_script(raw_init_data))
+            await route.fulfill(status=200, content_type="text/javascript", body=stub_script(raw_init_data, stub))
 
         await page.route(TELEGRAM_JS, telegram_js)
         if forge is not None:

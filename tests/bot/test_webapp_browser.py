@@ -4,6 +4,7 @@ the other player's open page follow; a whole game is finished with one player on
 the other on buttons; a page whose signature is forged gets nothing."""
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -11,8 +12,9 @@ import pytest
 
 from engines import genial
 from engines.genial.core import tile_names
-from tests.bot.browser import Phone, chromium
-from tests.bot.harness import BotRunner, Player, buttons, press_until_over, start_game
+from tests.bot.browser import MINIMAL_STUB, Phone, chromium
+from tests.bot.harness import BotRunner, Player, button_data, buttons, press_until_over, start_game
+from tests.bot.test_startup import launch, stop
 from tests.bot.test_genial_e2e import GROUP, play_turn, start_group_game
 from tests.bot.webapp_client import forged, free_port, init_data
 
@@ -192,3 +194,58 @@ async def test_the_other_games_have_a_live_read_only_board(fake, web, kind):
         await phone.wait_version_past(version)  # live
         assert not phone.errors, phone.errors
         assert "Watching" in await phone.page.inner_text("#status")
+
+
+async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path):
+    """``python -m bot`` with PORT and WEBAPP_URL=http://127.0.0.1:PORT: the rack message has the
+    web_app button; its page, with a bare stub (initData only), draws the board from the bot's
+    JSON with no page error; with a forged hash every JSON request is refused."""
+    port = free_port()
+    proc = launch({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
+                   "TABLEBOT_DB": str(tmp_path / "bot.sqlite3"), "PORT": str(port),
+                   "WEBAPP_URL": f"http://127.0.0.1:{port}", "TABLEBOT_GROUP_WRITES_PER_MINUTE": "10000",
+                   "TABLEBOT_GROUP_FAST_SPACING": "0"})
+    try:
+        fake.add_group(GROUP, "Outside")
+        for user, name in ((1, "Anna"), (2, "Bob")):
+            fake.add_user(user, name)
+            fake.user_starts_private(user)
+        fake.user_sends(1, GROUP, "/new genial")
+        lobby = await _eventually(lambda: next((m for m in fake.messages(GROUP) if buttons(m)), None))
+        fake.user_presses(2, GROUP, lobby.message_id, button_data(lobby, text="Join"))
+        await _eventually(lambda: "Bob" in (fake.message(GROUP, lobby.message_id).text or ""))
+        fake.user_presses(1, GROUP, lobby.message_id, button_data(lobby, text="Start"))
+
+        def app_url():
+            for m in fake.messages(1):
+                for b in buttons(m):
+                    if "web_app" in b:
+                        return b["web_app"]["url"]
+        url = await _eventually(app_url)
+        assert url.startswith(f"http://127.0.0.1:{port}/")
+        raw = init_data(fake.token, 1, "Anna")
+        async with chromium() as browser:
+            phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB)
+            await phone.ready()
+            assert await phone.page.locator("svg polygon.cell").count() >= 91
+            assert not phone.errors, phone.errors
+            assert phone.api_statuses and all(200 <= s < 300 for s in phone.api_statuses), phone.api_statuses
+            forged_phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB, forge=forged)
+            await forged_phone.page.wait_for_selector("#note:not([hidden])")
+            assert forged_phone.api_statuses and set(forged_phone.api_statuses) <= {401, 403}
+            assert not forged_phone.errors, forged_phone.errors
+    finally:
+        code, output, _ = stop(proc)
+    assert code == 0, output
+
+
+async def _eventually(probe, seconds: float = 20.0):
+    """What ``probe`` returns once it is truthy (the bot runs in another process)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while loop.time() < deadline:
+        value = probe()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError("not within the time")

@@ -13,6 +13,11 @@ const BOARDS = {
 };
 
 const tg = window.Telegram ? window.Telegram.WebApp : null;
+
+// Whether Telegram's object offers these methods (older clients, and stubs, may lack some).
+function offers(object, ...methods) {
+  return Boolean(object) && methods.every((m) => typeof object[m] === "function");
+}
 const statusLine = document.getElementById("status");
 const root = document.getElementById("game");
 const note = document.getElementById("note");
@@ -24,7 +29,7 @@ function say(text) {
 
 function haptic(kind) {
   const h = tg && tg.HapticFeedback;
-  if (!h) return;
+  if (!offers(h, "selectionChanged", "notificationOccurred", "impactOccurred")) return;
   try {
     if (kind === "select") h.selectionChanged();
     else if (kind === "success" || kind === "error") h.notificationOccurred(kind);
@@ -45,14 +50,19 @@ function sleep(ms) { return new Promise((done) => setTimeout(done, ms)); }
 function mainButton() {
   const own = html("button", { id: "main", class: "main", type: "button", hidden: true });
   document.body.appendChild(own);
-  const tgButton = tg && tg.MainButton && tg.platform !== "unknown" ? tg.MainButton : null;
+  const tgButton = tg && tg.platform !== "unknown" && offers(tg.MainButton, "setText", "show", "hide", "onClick")
+    ? tg.MainButton : null;
   let handler = null;
   if (tgButton) tgButton.onClick(() => handler && handler());
   own.addEventListener("click", () => handler && handler());
   return {
     show(text, onClick) {
       handler = onClick;
-      if (tgButton) { tgButton.setText(text); tgButton.show(); tgButton.enable(); } else { own.textContent = text; own.hidden = false; }
+      if (tgButton) {
+        tgButton.setText(text);
+        tgButton.show();
+        if (offers(tgButton, "enable")) tgButton.enable();
+      } else { own.textContent = text; own.hidden = false; }
     },
     hide() {
       handler = null;
@@ -64,7 +74,7 @@ function mainButton() {
 // Telegram's BackButton: a board may use it for a while (a tile chosen: back un-chooses it);
 // otherwise it leads back to where the page came from (the list of games), if anywhere.
 function backButton() {
-  const b = tg && tg.BackButton;
+  const b = tg && offers(tg.BackButton, "show", "hide", "onClick") ? tg.BackButton : null;
   let base = null;
   let handler = null;
   if (b) b.onClick(() => handler && handler());
@@ -165,8 +175,8 @@ async function start(api) {
 
 function main() {
   if (tg) {
-    tg.ready();
-    tg.expand();
+    if (offers(tg, "ready")) tg.ready();
+    if (offers(tg, "expand")) tg.expand();
     setLang((tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) || "en");
   }
   const initData = tg ? tg.initData : "";
