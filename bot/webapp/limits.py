@@ -1,9 +1,10 @@
-"""Requests per person: a token bucket each (a page polls about once a second at most; a burst
-of taps is fine; a script hammering the API gets 429)."""
+"""Requests per person: a token bucket each. A page asks once per change of its game (a quick
+game against computers: about one a second) and once per tile tapped; a burst of taps is fine,
+a script hammering the API gets 429."""
 from __future__ import annotations
 
-BURST = 40  # requests at once
-PER_SECOND = 4.0  # refilled
+BURST = 60  # requests at once
+PER_SECOND = 10.0  # refilled
 
 
 class RateLimit:

@@ -5,7 +5,16 @@ export class Api {
     this.initData = initData;
   }
 
-  async request(path, { method = "GET", body, etag, signal } = {}) {
+  // Asked too fast (429): the same request a moment later, a few times.
+  async request(path, options = {}) {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.once(path, options);
+      if (answer.status !== 429 || attempt === 3) return answer;
+      await new Promise((done) => setTimeout(done, 1000 * (attempt + 1)));
+    }
+  }
+
+  async once(path, { method = "GET", body, etag, signal } = {}) {
     const headers = { Authorization: `tma ${this.initData}` };
     if (etag) headers["If-None-Match"] = etag;
     if (body !== undefined) headers["Content-Type"] = "application/json";
