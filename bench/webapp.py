@@ -27,10 +27,9 @@ import tempfile
 import time
 
 from engines import genial
-from tests.bot.browser import Phone, chromium
+from tests.bot.browser import Phone, chromium, page_url, tap_a_move, user_of
 from tests.bot.harness import BotRunner, Player, button_data
 from tests.bot.test_genial_e2e import play_turn
-from tests.bot.test_webapp_browser import page_url, tap_a_move
 from tests.bot.webapp_client import free_port, init_data
 from tests.fakebotapi import FakeBotAPI
 
@@ -104,7 +103,6 @@ async def _tap_to_table(fake, runner, phone: Phone, game, by_id, rng, moves: int
 
 
 def phone_user(phone: Phone) -> int:
-    from tests.bot.browser import user_of
     return user_of(phone.raw)["id"]
 
 

@@ -99,7 +99,7 @@ class PageApi:
         match = await self.book.load(from_base36(short))
         if match is None:
             raise _refuse(web.HTTPNotFound, "no such game")
-        seat = views.seat_of(match, person.id)
+        seat = match.game.seat_of(person.id)
         if seat is None and user.start_param != short:
             raise _refuse(web.HTTPForbidden, "not your game")
         return match, seat

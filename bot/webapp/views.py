@@ -25,11 +25,6 @@ def plain(line: str) -> str:
     return html.unescape(_TAG.sub("", line))
 
 
-def seat_of(match: Match, user_id: int) -> int | None:
-    """The person's seat, when it is a seat they play (not handed to a computer)."""
-    return match.game.seat_of(user_id)
-
-
 def etag(match: Match, seat: int | None, lang: str) -> str:
     """Changes whenever what this person would be shown changes."""
     game = match.game

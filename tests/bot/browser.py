@@ -7,10 +7,13 @@ A browser that cannot start fails the test (no skip): the Mini App is part of th
 from __future__ import annotations
 
 import json
+import random
 from contextlib import asynccontextmanager
 from urllib.parse import parse_qsl
 
 from playwright.async_api import async_playwright
+
+from tests.bot.harness import buttons
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -139,3 +142,34 @@ class Phone:
 
 def user_of(raw_init_data: str) -> dict:
     return json.loads(dict(parse_qsl(raw_init_data))["user"])
+
+
+def page_url(fake, seat) -> str:
+    """The address the rack message's «On the board» button opens."""
+    private = fake.message(seat.user_id, seat.dm_msg)
+    (url,) = [b["web_app"]["url"] for b in buttons(private) if "web_app" in b]
+    return url
+
+
+async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
+    """Tap a tile that fits somewhere (turning it now and then), a lit cell, then ✅ on
+    Telegram's MainButton; or, when the rack may be swapped, Swap or Keep."""
+    page = phone.page
+    if await page.locator("[data-act='S']").count():
+        await page.locator("[data-act='K']" if rng is None or rng.random() < 0.5 else "[data-act='S']").click()
+        return
+    tiles = page.locator(".tile:not([disabled])")
+    for k in range(await tiles.count()):
+        tile = tiles.nth(k)
+        name = await tile.get_attribute("data-tile")
+        await tile.click()
+        await page.wait_for_selector(f".tile.selected[data-tile='{name}']")
+        if rng is not None and rng.random() < 0.3:
+            await tile.click()  # turned: another direction lights other cells
+        if await page.locator(".cell.lit").count():
+            break
+    lit = page.locator(".cell.lit")
+    await lit.nth(rng.randrange(await lit.count()) if rng is not None else 0).click()
+    await page.wait_for_selector("#tg-main:not([hidden])")
+    assert "✅" in await page.locator("#tg-main").inner_text()
+    await page.locator("#tg-main").click()

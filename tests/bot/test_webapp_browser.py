@@ -11,8 +11,7 @@ import random
 import pytest
 
 from engines import genial
-from engines.genial.core import tile_names
-from tests.bot.browser import MINIMAL_STUB, Phone, chromium
+from tests.bot.browser import MINIMAL_STUB, Phone, chromium, page_url, tap_a_move
 from tests.bot.harness import BotRunner, Player, button_data, buttons, press_until_over, start_game
 from tests.bot.test_startup import launch, stop
 from tests.bot.test_genial_e2e import GROUP, play_turn, start_group_game
@@ -29,44 +28,8 @@ async def web(fake, tmp_path):
     await runner.stop()
 
 
-def page_url(fake, seat) -> str:
-    """The address the rack message's «On the board» button opens."""
-    private = fake.message(seat.user_id, seat.dm_msg)
-    (url,) = [b["web_app"]["url"] for b in buttons(private) if "web_app" in b]
-    return url
-
-
-async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
-    """Tap a tile that fits somewhere (turning it now and then), a lit cell, then ✅ on
-    Telegram's MainButton; or, when the rack may be swapped, Swap or Keep."""
-    page = phone.page
-    if await page.locator("[data-act='S']").count():
-        await page.locator("[data-act='K']" if rng is None or rng.random() < 0.5 else "[data-act='S']").click()
-        return
-    tiles = page.locator(".tile:not([disabled])")
-    for k in range(await tiles.count()):
-        tile = tiles.nth(k)
-        name = await tile.get_attribute("data-tile")
-        await tile.click()
-        await page.wait_for_selector(f".tile.selected[data-tile='{name}']")
-        if rng is not None and rng.random() < 0.3:
-            await tile.click()  # turned: another direction lights other cells
-        if await page.locator(".cell.lit").count():
-            break
-    lit = page.locator(".cell.lit")
-    await lit.nth(rng.randrange(await lit.count()) if rng is not None else 0).click()
-    await page.wait_for_selector("#tg-main:not([hidden])")
-    assert "✅" in await page.locator("#tg-main").inner_text()
-    await page.locator("#tg-main").click()
-
-
-def rack_texts(state) -> list[str]:
-    """Each seat's rack as it would appear in JSON (its tiles' colour names, in order)."""
-    return [json.dumps([tile_names(t) for t in rack]) for rack in state.racks]
-
-
-def assert_only_own_rack(phone: Phone, seat: int, racks_seen: list[list[str]]) -> None:
-    """No answer to this phone holds a rack but its own (racks as they were at any time)."""
+def assert_only_own_rack(phone: Phone, seat: int) -> None:
+    """No answer to this phone holds a rack but its own."""
     for status, url, body in phone.answers:
         if '"rack"' not in body:
             continue
@@ -109,7 +72,7 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
         assert any(t[4] == mover for t in state.tiles)
         for i, phone in enumerate(phones):
             assert not phone.errors, phone.errors
-            assert_only_own_rack(phone, i, [])
+            assert_only_own_rack(phone, i)
         # Each in their language: Борис reads Russian.
         for s, phone in zip(seats, phones):
             status = await phone.page.inner_text("#status")
@@ -145,7 +108,7 @@ async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, we
         assert await phone.page.locator(".story .result").count() == 2
         assert not phone.errors, phone.errors
         assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
-        assert_only_own_rack(phone, on_page, [])
+        assert_only_own_rack(phone, on_page)
     # The group saw the whole game, and the results.
     assert fake.message(GROUP, game.table_msg) is not None
     assert game.results_msg is not None
