@@ -215,8 +215,22 @@ async def _screenshot(phone: Phone, fake, runner, game, people, rng, path: str) 
         await play_turn(fake, runner, game, people, rng, wander=False)
     await phone.page.wait_for_selector(f"body[data-turn='{genial.turn(await runner.state(game.id))}']")
     await _tap_until_main(phone, rng)
+    await _best_cell(phone)
     pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
     await phone.page.screenshot(path=path)
+
+
+async def _best_cell(phone: Phone) -> None:
+    """Of the lit cells, the one that scores most (as a person looking for points would)."""
+    page = phone.page
+    lit = page.locator(".cell.lit")
+    best, best_points = 0, -1
+    for k in range(await lit.count()):
+        await lit.nth(k).click()
+        points = int((await page.locator("#tg-main").inner_text()).rsplit("+", 1)[1])
+        if points > best_points:
+            best, best_points = k, points
+    await lit.nth(best).click()
 
 
 def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
