@@ -35,6 +35,7 @@ from bot.rendering import render_picture
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 from bot.web import WebServer
+from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, page_url
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,11 @@ class Tablebot:
                                ping_quiet_seconds=config.ping_quiet_seconds, computer_pause=config.computer_pause,
                                keep_actions_days=config.keep_actions_days, owner_id=config.owner_id,
                                errors=lambda: self.errors.count, database=database_kind(config.db_path),
-                               render=self.metrics.timed_drawing(render_picture))
+                               render=self.metrics.timed_drawing(render_picture),
+                               webapp_url=page_url(config.webapp_url) if config.webapp_url else "",
+                               webapp_short_name=config.webapp_short_name)
+        if config.webapp_url:
+            self.web.mount(PAGE_PREFIX, build_page(self.core, config.token))
         register(application, self.core.handlers)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.

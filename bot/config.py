@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 
@@ -43,10 +45,31 @@ class Config:
     keep_actions_days: float = 0
     # The Telegram user who may run /botstats and /broadcast_maintenance in private (None: nobody).
     owner_id: int | None = None
+    # The Mini App (bot/webapp): the public address of the page, and its short name made with
+    # BotFather's /newapp (for links from groups). Empty: no page, the buttons stay as they are.
+    webapp_url: str = ""
+    webapp_short_name: str = ""
 
     @property
     def webhook(self) -> bool:
         return bool(self.webhook_url)
+
+
+LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
+SHORT_NAME_RE = re.compile(r"[A-Za-z0-9_]{3,30}")
+
+
+def _webapp_url(value: str) -> str:
+    """WEBAPP_URL without a trailing slash: https, or plain http on a loopback address (tests)."""
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme == "https" and parts.hostname:
+        return value.rstrip("/")
+    if parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS:
+        return value.rstrip("/")
+    raise ConfigError(f"WEBAPP_URL must be an https:// address Telegram can reach (plain http:// only for "
+                      f"127.0.0.1 or localhost), not {value!r}")
 
 
 def _load_dotenv() -> None:
@@ -91,6 +114,13 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
     log_format = (env.get("LOG_FORMAT", "text") or "text").strip().lower()
     if log_format not in {"text", "json"}:
         raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    webapp_url = _webapp_url(env.get("WEBAPP_URL", "").strip())
+    short_name = env.get("WEBAPP_SHORT_NAME", "").strip()
+    if short_name and not SHORT_NAME_RE.fullmatch(short_name):
+        raise ConfigError(f"WEBAPP_SHORT_NAME must be the Mini App's short name from BotFather's /newapp "
+                          f"(3-30 letters, digits or _), not {short_name!r}")
+    if short_name and not webapp_url:
+        raise ConfigError("WEBAPP_SHORT_NAME needs WEBAPP_URL: the address where the page is served")
     return Config(
         token=token,
         api_url=api_url,
@@ -108,4 +138,6 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         ping_quiet_seconds=max(0.0, quiet),
         keep_actions_days=max(0.0, keep_actions),
         owner_id=owner_id,
+        webapp_url=webapp_url,
+        webapp_short_name=short_name,
     )

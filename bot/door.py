@@ -40,12 +40,15 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Where:
     """The message a button was pressed on (its chat and id; None when Telegram did not say),
-    the forum topic, and the chat's title (a lobby opened from the menu keeps it)."""
+    the forum topic, and the chat's title (a lobby opened from the menu keeps it). ``page``: the
+    press came from the Mini App (bot/webapp), whose person the server checked by signature:
+    there is no message, and it counts as the seat's own private message."""
 
     chat_id: int | None
     message_id: int | None
     thread_id: int = 0
     title: str | None = None
+    page: bool = False
 
     @property
     def private(self) -> bool:
@@ -148,6 +151,8 @@ class Door:
             if seat is None:
                 raise Refused("not_playing")
             if isinstance(reply, Nav):
+                if on == "page":  # the page composes its moves itself; it sends only moves
+                    raise Refused("bad_button")
                 if on == "table" and seat != match.current:
                     raise Refused("not_your_turn", name=game.seats[match.current].name)
                 self.tables.set_path(match, on, seat, reply.path)
@@ -155,16 +160,21 @@ class Door:
             assert isinstance(reply, Act)
             happened = await self.play.apply(match, seat, reply.action)
         self._last_press[person.id] = data
-        return Answer(self.tables.toast(match, happened, person.lang))
+        return Answer(self.tables.toast(match, happened, person.lang), outcome="moved")
 
     async def _message_of(self, match: Match, person: Person, seat: int | None, where: Where,
                           press: keyboard.Press) -> str:
-        """Which message of the game the press was made on: "table" or "private"; else Refused.
+        """Which message of the game the press was made on: "table", "private", or "page" (the
+        Mini App, for a seated player); else Refused.
 
         A message the bot lost track of (its post timed out, but it arrived) is taken as the
         table, or as the presser's private message, when its buttons are of the current turn
         and the game has no such message on record."""
         game = match.game
+        if where.page:
+            if seat is None:
+                raise Refused("not_playing")
+            return "page"
         chat_id, message_id = where.chat_id, where.message_id
         if chat_id == game.chat_id and message_id == game.table_msg:
             return "table"

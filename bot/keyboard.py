@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit
 
 MAX_DATA_BYTES = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
@@ -68,7 +68,7 @@ class Answer:
     text: str | None = None
     alert: bool = False
     url: str | None = None
-    outcome: str = ""  # "joined" / "already" for callers that go on (the deep-link join)
+    outcome: str = ""  # "joined" / "already" (the deep-link join), "moved" (a move applied: the page)
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,7 @@ class Button:
     action: str | None = None  # callback action (combined with game and turn by ``markup``)
     url: str | None = None
     turn_free: bool = False  # True: the button works on any turn (lobby, "my goal")
+    web_app: str | None = None  # opens this page as a Mini App (Telegram allows it in private chats only)
 
 
 def markup(game: str, turn: int | None, rows: list[list[Button]]) -> InlineKeyboardMarkup | None:
@@ -97,6 +98,8 @@ def markup(game: str, turn: int | None, rows: list[list[Button]]) -> InlineKeybo
                 raise ValueError("button without text")
             if b.url:
                 out.append(InlineKeyboardButton(b.text, url=b.url))
+            elif b.web_app:
+                out.append(InlineKeyboardButton(b.text, web_app=WebAppInfo(b.web_app)))
             else:
                 assert b.action is not None
                 out.append(InlineKeyboardButton(b.text, callback_data=data(game, None if b.turn_free else turn, b.action)))

@@ -46,8 +46,13 @@ class Tables:
     def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, turns: TurnPolicy,
                  background: Background, *, bot_username: str,
                  render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture,
-                 results_note: Callable[[Match, str], Awaitable[str]]):
+                 results_note: Callable[[Match, str], Awaitable[str]], webapp_url: str = "",
+                 webapp_short_name: str = ""):
         self.book = book
+        # The Mini App (bot/webapp): its page's address, opened from a private message's web_app button,
+        # and its short name, for a t.me link on a group's table.
+        self.webapp_url = webapp_url
+        self.webapp_short_name = webapp_short_name
         # Lines added below a game's results (the rating changes: bot/records.py).
         self.results_note = results_note
         self.render = render  # draws a picture job off the event loop (bot/rendering.py)
@@ -289,8 +294,27 @@ class Tables:
             extra = [Button(t(lang, "📖 Rules"), "?rules", turn_free=True)]
             if any(s.autoplayed and not s.is_computer for s in game.seats):
                 extra.insert(0, Button(t(lang, "🙋 I'm back: my seat"), "!back", turn_free=True))
-            rows = rows + [extra]
+            rows = rows + [extra] + self._page_link(match, lang)
         return view, keyboard.markup(game.short_id, ctx.turn, rows)
+
+    def _page_link(self, match: Match, lang: str) -> list[list[Button]]:
+        """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=<game>):
+        a live board for anyone in the group, and a seated player's own rack and moves. (A solo
+        game's table, in the private chat, opens the page with a web_app button.)"""
+        game = match.game
+        if game.chat_id > 0:  # a game in the private chat: a solo game's table is where it is played
+            return self._page_button(match, lang) if len(game.seats) == 1 else []
+        if not self.webapp_short_name:
+            return []
+        text = t(lang, "🖐 On the board") if match.ui.moves_on_page else t(lang, "👀 Live board")
+        link = f"https://t.me/{self.bot_username}/{self.webapp_short_name}?startapp={game.short_id}"
+        return [[Button(text, url=link)]]
+
+    def _page_button(self, match: Match, lang: str) -> list[list[Button]]:
+        """A private message's row with the web_app button that opens the page on the game."""
+        if not self.webapp_url or not match.ui.moves_on_page:
+            return []
+        return [[Button(t(lang, "🖐 On the board"), web_app=f"{self.webapp_url}?game={match.game.short_id}")]]
 
     def schedule_table(self, match: Match) -> None:
         self.background.schedule(table_key(match.id), lambda: self._refresh_table(match))
@@ -364,7 +388,8 @@ class Tables:
         view = match.ui.private(ctx, seat, self._dm_path.get((game.id, seat), "") if running else "")
         if view is None:
             return
-        markup = keyboard.markup(game.short_id, ctx.turn, view.rows if running else [])
+        rows = view.rows + self._page_button(match, lang) if running else []
+        markup = keyboard.markup(game.short_id, ctx.turn, rows)
         old = entry.dm_msg
         if bump and old is not None:
             # A new message notifies the player that it is their turn; the old one goes.

@@ -46,6 +46,7 @@ class UI(GameUI):
         return [s % 2 for s in range(seats)] if options.get("team") else list(range(seats))
     has_private = True
     moves_in_private = True
+    moves_on_page = True
 
     # ---- group table ---------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines import lucky, registry
+from engines import genial, lucky, registry
 from bot import keyboard
 from bot.door import Where
 from bot.refusals import Refused, word
@@ -220,3 +220,22 @@ async def test_a_process_that_becomes_active_reads_games_people_and_chats_again(
     finally:
         await other.close()
         await mine.close()
+
+
+async def test_a_move_from_the_page_counts_for_the_seat_alone(core):
+    """``Where(page=True)``: no message; the seat's own player may move (the same turn checks),
+    a stranger may not, and the buttons' navigation is not taken from the page."""
+    match, people = await running(core, "genial")
+    mover, others = to_move(match, people)
+    page = Where(None, None, page=True)
+    (cells, *_) = genial.legal_placements(match.state, match.current, 0)
+    a, b = (genial.COLOURS[c] for c in match.state.racks[match.current][0])
+    code = genial.encode_action(genial.Place(a, b, *cells))
+    stranger = await core.person(99, "Eve")
+    assert (await core.door.press(stranger, page, move(match, code))).text == refusal("not_playing")
+    waiting = await core.door.press(others[0], page, move(match, code))
+    assert waiting.outcome != "moved" and waiting.text == refusal("not_your_turn", name=mover.name)
+    assert (await core.door.press(mover, page, move(match, "~" + a[0] + b[0]))).text == refusal("bad_button")
+    turn = match.turn
+    answer = await core.door.press(mover, page, move(match, code))
+    assert answer.outcome == "moved" and match.turn == turn + 1

@@ -56,6 +56,8 @@ PTB_DEFAULTS_EXTRA = frozenset({"parse_mode", "link_preview_options", "disable_n
 _COMMAND_RE = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![\w/])")
 _BOT_COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
 _LANG_RE = re.compile(r"[a-z]{2}")
+# Telegram takes only https:// for a Mini App; the tests serve it on a loopback address.
+_WEB_APP_URL_RE = re.compile(r"(https://|http://(127\.0\.0\.1|localhost)[:/])\S+\Z")
 _URL_BUTTON_RE = re.compile(r"(https?://[^\s]+|tg://[^\s]+)", re.IGNORECASE)
 
 
@@ -276,8 +278,9 @@ class TelegramMethods:
                        f"caption is {n} characters after entity parsing (max {MAX_CAPTION})")
         return plain, resolved
 
-    def _check_markup(self, markup: dict | None) -> dict | None:
-        """Telegram's limits on reply markup; returns the inline keyboard to store (or None)."""
+    def _check_markup(self, markup: dict | None, chat_id: Any = None) -> dict | None:
+        """Telegram's limits on reply markup; returns the inline keyboard to store (or None).
+        ``chat_id``: where it goes (web_app buttons work only in private chats)."""
         if markup is None:
             return None
         if "inline_keyboard" not in markup:
@@ -319,6 +322,13 @@ class TelegramMethods:
                 if "url" in b and not _URL_BUTTON_RE.fullmatch(b["url"]):
                     raise _bad("Bad Request: BUTTON_URL_INVALID",
                                f"{where}: url {b['url']!r} is not http(s):// or tg://")
+                if "web_app" in b:
+                    url = str((b["web_app"] or {}).get("url", ""))
+                    if not _WEB_APP_URL_RE.match(url):
+                        raise _bad("Bad Request: BUTTON_URL_INVALID", f"{where}: web_app url {url!r} is not https://")
+                    if chat_id is not None and not str(chat_id).isdigit():
+                        raise _bad("Bad Request: BUTTON_TYPE_INVALID",
+                                   f"{where}: web_app buttons only work in private chats")
                 if "pay" in b or "callback_game" in b:
                     raise _bad("Bad Request: BUTTON_TYPE_INVALID",
                                f"{where}: pay/callback_game buttons need an invoice or a game")
@@ -597,7 +607,7 @@ class TelegramMethods:
     def _bot_post(self, p: dict) -> Message:
         """A new message of the bot's in ``p["chat_id"]``: its keyboard checked, a reply and a
         topic as asked (what sendMessage, sendPhoto and sendAnimation share)."""
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat = self._chat_for(p["chat_id"])
         reply_to = self._reply_to(chat, p.get("reply_parameters"))
         m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
@@ -649,7 +659,7 @@ class TelegramMethods:
         emoji = p.get("emoji", "🎲")
         if emoji not in DICE:
             raise _bad("Bad Request: EMOTICON_INVALID", f"dice emoji {emoji!r}")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat = self._chat_for(p["chat_id"])
         reply_to = self._reply_to(chat, p.get("reply_parameters"))
         value = self._forced_dice.popleft() if self._forced_dice else None
@@ -665,7 +675,7 @@ class TelegramMethods:
     def _m_editMessageText(self, p: dict) -> dict:
         text, entities = self._format(p["text"], p.get("parse_mode"), p.get("entities"),
                                       what="text")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat, m = self._edit_target(p)
         if m.text is None:
             raise _bad("Bad Request: there is no text in the message to edit",
@@ -680,7 +690,7 @@ class TelegramMethods:
     def _m_editMessageCaption(self, p: dict) -> dict:
         caption, entities = self._format(p.get("caption"), p.get("parse_mode"),
                                          p.get("caption_entities"), what="caption")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat, m = self._edit_target(p)
         if m.photo is None:
             raise _bad("Bad Request: there is no caption in the message to edit",
@@ -703,7 +713,7 @@ class TelegramMethods:
                        f"the fake (photo only)")
         caption, entities = self._format(media.get("caption"), media.get("parse_mode"),
                                          media.get("caption_entities"), what="caption")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         rec = self._photo(media["media"])
         chat, m = self._edit_target(p)
         if m.photo is None:
@@ -721,7 +731,7 @@ class TelegramMethods:
         return self._edited(m)
 
     def _m_editMessageReplyMarkup(self, p: dict) -> dict:
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat, m = self._edit_target(p)
         if m.reply_markup == markup:
             raise ApiError(400, NOT_MODIFIED)

@@ -1,0 +1,38 @@
+"""The Mini App: a page inside Telegram with the board of a game, and its small JSON API.
+
+Mounted on the bot's one web server (bot/web.py) at ``/app`` when ``WEBAPP_URL`` is set, so the
+page is ``<WEBAPP_URL>/app/``. «Гениально» is played on it (a tile, a cell, ✅); the other games
+show a live read-only board. Every API request carries Telegram's signed ``initData``
+(bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
+a button press (bot/door.py).
+
+    GET  /app/                              the page (static/index.html)
+    GET  /app/static/...                    its modules, styles
+    GET  /app/api/me                        the person's open games (and the one the link named)
+    GET  /app/api/games/{id}[?wait=1]       the game as this person may see it; with If-None-Match
+                                            and wait, held until the game changes (live updates)
+    GET  /app/api/games/{id}/placements?tile=k   legal placements of a rack tile, with their points
+    POST /app/api/games/{id}/move           {"turn": n, "action": code}: through the door
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from aiohttp import web
+
+from bot.webapp.api import PageApi
+
+PREFIX = "/app"
+
+
+def build(core, token: str, *, clock: Callable[[], float] = time.time) -> web.Application:
+    """The Mini App as an aiohttp sub-application, listening to the game's changes from now on."""
+    api = PageApi(core.book, core.door, core.people, token, clock=clock)
+    core.changes.subscribe(api.live.hear)
+    return api.application()
+
+
+def page_url(webapp_url: str) -> str:
+    """The page's address under the public address of the web server."""
+    return webapp_url.rstrip("/") + PREFIX + "/"

@@ -1,0 +1,174 @@
+"""The Mini App's HTTP handlers: who asks (by signature), what they may see, their moves.
+
+Refusals: 401 without a valid signature (missing, forged, expired), 403 for a game the person
+neither plays nor was linked to (or a move by someone who does not sit there), 429 past the
+rate limit, 409 for a move the door refused (not their turn, an old turn: the text says why).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import pathlib
+import re
+import time
+from typing import Callable
+
+from aiohttp import web
+from telegram import User
+
+from engines import registry
+from bot import keyboard
+from bot.book import GameBook
+from bot.door import Door, Where
+from bot.names import clean
+from bot.people import People, Person
+from bot.store import from_base36
+from bot.texts import game_name
+from bot.webapp import auth, views
+from bot.webapp.limits import RateLimit
+from bot.webapp.live import Live
+
+log = logging.getLogger(__name__)
+
+STATIC = pathlib.Path(__file__).parent / "static"
+WAIT_SECONDS = 25.0  # a live request is answered at the latest after this (proxies cut idle ones at 60)
+GAME_ID = re.compile(r"[0-9a-z]{1,12}")
+ACTION = re.compile(r"[A-Za-z0-9]{1,16}")
+MAX_BODY = 1024
+# The page may load Telegram's script and nothing else from elsewhere.
+CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+class PageApi:
+    def __init__(self, book: GameBook, door: Door, people: People, token: str, *,
+                 clock: Callable[[], float] = time.time):
+        self.book = book
+        self.door = door
+        self.people = people
+        self._token = token
+        self.clock = clock
+        self.live = Live()
+        self.limits = RateLimit()
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers], client_max_size=MAX_BODY)
+        app.router.add_get("/", self.page)
+        app.router.add_static("/static/", STATIC, append_version=False)
+        app.router.add_get("/api/me", self.me)
+        app.router.add_get("/api/games/{id}", self.game)
+        app.router.add_get("/api/games/{id}/placements", self.placements)
+        app.router.add_post("/api/games/{id}/move", self.move)
+        app.on_shutdown.append(self._wake_all)
+        return app
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler):
+        response = await handler(request)
+        if response.status == 200 and "gzip" in request.headers.get("Accept-Encoding", ""):
+            response.enable_compression()  # the modules and the JSON shrink to a third
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    async def _wake_all(self, app: web.Application) -> None:
+        self.live.close()
+
+    # ---- who asks ------------------------------------------------------------------------
+
+    async def _person(self, request: web.Request) -> tuple[Person, auth.WebUser]:
+        """The signed person of the request (``Authorization: tma <initData>``), or 401 / 429."""
+        header = request.headers.get("Authorization", "")
+        raw = header[4:] if header.startswith("tma ") else None
+        user = auth.check(raw, self._token, self.clock())
+        if user is None:
+            raise _refuse(web.HTTPUnauthorized, "init data missing, forged or expired")
+        if not self.limits.allow(user.id, time.monotonic()):
+            raise _refuse(web.HTTPTooManyRequests, "too many requests")
+        person = await self.people.person(User(user.id, user.first_name, False, last_name=user.last_name,
+                                               username=user.username, language_code=user.language_code))
+        return person, user
+
+    async def _match(self, request: web.Request, person: Person, user: auth.WebUser):
+        """The game the path names, if this person may look at it: they sit there, or the link
+        they opened the page from named it (a group's table links to its game)."""
+        short = request.match_info["id"]
+        if not GAME_ID.fullmatch(short):
+            raise _refuse(web.HTTPNotFound, "no such game")
+        match = await self.book.load(from_base36(short))
+        if match is None:
+            raise _refuse(web.HTTPNotFound, "no such game")
+        seat = match.game.seat_of(person.id)
+        if seat is None and user.start_param != short:
+            raise _refuse(web.HTTPForbidden, "not your game")
+        return match, seat
+
+    # ---- the page ------------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def me(self, request: web.Request) -> web.Response:
+        person, user = await self._person(request)
+        games = []
+        for match in await self.book.open_of(person.id):
+            if match.game.status == "running":
+                games.append(_summary(match, person.id, person.lang))
+        return _json({"user": {"id": person.id, "lang": person.lang}, "start": user.start_param, "games": games})
+
+    async def game(self, request: web.Request) -> web.Response:
+        person, user = await self._person(request)
+        match, seat = await self._match(request, person, user)
+        tag = views.etag(match, seat, person.lang)
+        if request.headers.get("If-None-Match") == tag:
+            if request.query.get("wait") and await self.live.wait(match.id, WAIT_SECONDS):
+                match = await self.book.load(match.id) or match
+                tag = views.etag(match, seat, person.lang)
+            if request.headers.get("If-None-Match") == tag:
+                return web.Response(status=304, headers={"ETag": tag})
+        return _json(views.game_json(match, seat, person.lang), headers={"ETag": tag})
+
+    async def placements(self, request: web.Request) -> web.Response:
+        person, user = await self._person(request)
+        match, seat = await self._match(request, person, user)
+        if seat is None or not match.ui.moves_on_page:
+            raise _refuse(web.HTTPForbidden, "not your seat")
+        return _json({"turn": match.turn, "placements": views.placements(match, seat, request.query.get("tile", ""))})
+
+    async def move(self, request: web.Request) -> web.Response:
+        """A move from the page, through the door (the same checks, commit, table and pings as
+        a button press)."""
+        person, user = await self._person(request)
+        match, seat = await self._match(request, person, user)
+        if seat is None or not match.ui.moves_on_page:
+            raise _refuse(web.HTTPForbidden, "not your seat")
+        try:
+            body = json.loads(await request.text())
+            turn, action = body["turn"], body["action"]
+            if type(turn) is not int or not isinstance(action, str) or not ACTION.fullmatch(action):
+                raise ValueError
+            data = keyboard.data(match.game.short_id, turn, action)
+        except (ValueError, KeyError, TypeError):
+            raise _refuse(web.HTTPBadRequest, "a move is {\"turn\": n, \"action\": code}") from None
+        answer = await self.door.press(person, Where(None, None, page=True), data)
+        match = await self.book.load(match.id) or match
+        moved = answer.outcome == "moved"
+        return _json({"moved": moved, "text": answer.text, "game": views.game_json(match, seat, person.lang)},
+                     status=200 if moved else 409)
+
+
+def _summary(match, user_id: int, lang: str) -> dict:
+    game = match.game
+    return {"id": game.short_id, "kind": game.kind, "title": game_name(registry.info(game.kind), lang),
+            "seat": game.seat_of(user_id), "turn": match.turn,
+            "current": match.current, "names": [clean(s.name) for s in game.seats]}
+
+
+def _json(data: dict, *, status: int = 200, headers: dict | None = None) -> web.Response:
+    return web.json_response(data, status=status, headers={"Cache-Control": "no-store", **(headers or {})},
+                             dumps=lambda d: json.dumps(d, ensure_ascii=False, separators=(",", ":")))
+
+
+def _refuse(kind, reason: str) -> web.HTTPException:
+    return kind(text=json.dumps({"error": reason}), content_type="application/json")

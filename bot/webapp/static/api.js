@@ -1,0 +1,36 @@
+// The bot's API, with Telegram's signed initData on every request (the server checks it).
+
+export class Api {
+  constructor(initData) {
+    this.initData = initData;
+  }
+
+  // Asked too fast (429): the same request a moment later, a few times.
+  async request(path, options = {}) {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.once(path, options);
+      if (answer.status !== 429 || attempt === 3) return answer;
+      await new Promise((done) => setTimeout(done, 1000 * (attempt + 1)));
+    }
+  }
+
+  async once(path, { method = "GET", body, etag, signal } = {}) {
+    const headers = { Authorization: `tma ${this.initData}` };
+    if (etag) headers["If-None-Match"] = etag;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(`api/${path}`, {
+      method, headers, signal, cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const type = response.headers.get("Content-Type") || "";
+    const data = type.includes("json") ? await response.json() : null;
+    return { status: response.status, data, etag: response.headers.get("ETag") };
+  }
+
+  me() { return this.request("me"); }
+  game(id, etag, wait, signal) {
+    return this.request(`games/${id}${wait ? "?wait=1" : ""}`, { etag, signal });
+  }
+  placements(id, tile) { return this.request(`games/${id}/placements?tile=${encodeURIComponent(tile)}`); }
+  move(id, turn, action) { return this.request(`games/${id}/move`, { method: "POST", body: { turn, action } }); }
+}
