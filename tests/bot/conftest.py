@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import BotRunner
+from tests.pg import new_database, start_server
 from tests.fakebotapi import FakeBotAPI
 
 
@@ -21,3 +22,17 @@ async def runner(fake, tmp_path):
     await bot.start()
     yield bot
     await bot.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """A real PostgreSQL server for this test session (and xdist worker)."""
+    server = start_server(tmp_path_factory.mktemp("postgres") / "data")
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server) -> str:
+    """The ``TABLEBOT_DB`` URL of a new, empty PostgreSQL database."""
+    return await new_database(postgres_server)
