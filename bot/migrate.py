@@ -51,34 +51,48 @@ async def migrate(source: str, target: str, *, force: bool = False) -> list[str]
     store = await PostgresStore(target).open()
     try:
         async with store.pool.acquire() as conn, conn.transaction():
-            held = {t: n for t, n in (await _counts(conn)).items() if n}
-            if held and not force:
-                raise MigrateError(
-                    f"{describe(target)} is not empty ({', '.join(f'{n} {t}' for t, n in held.items())}): migrate "
-                    "into a new database, or add --force to replace what it holds")
-            await conn.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY")
-            with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True, isolation_level=None)) as lite:
-                lite.execute("BEGIN")  # one snapshot of every table
-                for table in TABLES:
-                    await _copy(lite, conn, table)
-                expected = {t: lite.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
-                schema = lite.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
-            for table, column in IDENTITIES:
-                await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                                   f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+            await _make_room(conn, target, force)
+            expected, schema = await _copy_all(source, conn)
             copied = await _counts(conn)
-            lines = [f"{t:<13} {expected[t]:>9} {copied[t]:>9}" for t in TABLES]
-            if copied != expected:
+            if copied != expected:  # raised inside the transaction: nothing is committed
                 wrong = [t for t in TABLES if copied[t] != expected[t]]
                 raise MigrateError(f"the copy of {', '.join(wrong)} does not count as many rows as {source}: "
                                    "nothing was committed")
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
         raise MigrateError(explain(target, exc)) from None
+    except sqlite3.Error as exc:
+        raise MigrateError(f"cannot read {source} ({' '.join(str(exc).split())}): nothing was committed") from None
     finally:
         await store.close()
-    return [f"{'table':<13} {'sqlite':>9} {'postgresql':>9}", *lines,
+    return [f"{'table':<13} {'sqlite':>9} {'postgresql':>9}",
+            *(f"{t:<13} {expected[t]:>9} {copied[t]:>9}" for t in TABLES),
             f"migrated {source} to {describe(target)}: {expected['games']} games, {expected['users']} people, "
             f"{expected['records']} records, schema {schema}"]
+
+
+async def _make_room(conn: asyncpg.Connection, target: str, force: bool) -> None:
+    """Empty tables to copy into: refused when they hold rows, unless ``force`` (then emptied)."""
+    held = {t: n for t, n in (await _counts(conn)).items() if n}
+    if held and not force:
+        raise MigrateError(
+            f"{describe(target)} is not empty ({', '.join(f'{n} {t}' for t, n in held.items())}): migrate "
+            "into a new database, or add --force to replace what it holds")
+    await conn.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY")
+
+
+async def _copy_all(source: str, conn: asyncpg.Connection) -> tuple[dict[str, int], int]:
+    """Every table from one snapshot of the SQLite file, and the identity sequences moved past the
+    copied ids; the rows of every table in the file, and its schema version."""
+    with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True, isolation_level=None)) as lite:
+        lite.execute("BEGIN")  # one snapshot of every table
+        for table in TABLES:
+            await _copy(lite, conn, table)
+        expected = {t: lite.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
+        schema = lite.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+    for table, column in IDENTITIES:
+        await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                           f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+    return expected, schema
 
 
 async def _upgrade(source: str) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import Game, PlaceTaken, Seat, Series, StoreError
+from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion, StoreError
 from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, INSERT_SERIES, MIGRATE_CHAT, MIGRATIONS,
                            SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
 
@@ -154,20 +154,34 @@ class PostgresStore(SqlStore):
         return [tuple(r) for r in await self.pool.fetch(numbered(sql), *params)]
 
     async def _find(self, where: str, params: tuple = ()) -> list[Game]:
-        # One snapshot for the games and their seats: a save in between cannot pair a game with
-        # seats of another version.
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            return await self._games(conn, where, params)
+        return await self._games(self.pool, where, params)
 
-    async def _games(self, conn: asyncpg.Connection, where: str, params: tuple) -> list[Game]:
-        games = [game_from_row(r) for r in await conn.fetch(numbered(f"SELECT {GAME_COLUMNS} FROM games g {where}"),
-                                                           *params)]
-        if games:
-            by_id = {game.id: game for game in games}
-            for row in await conn.fetch(f"SELECT game_id, {SEAT_COLUMNS} FROM seats WHERE game_id = ANY($1::bigint[]) "
-                                        "ORDER BY game_id, seat", list(by_id)):
-                by_id[row[0]].seats.append(Seat(*row[1:]))
+    async def _games(self, conn: asyncpg.Connection | asyncpg.Pool, where: str, params: tuple) -> list[Game]:
+        # The seats come with their game as one JSON array: one round trip, and one statement
+        # sees one snapshot (a save in between cannot pair a game with seats of another version).
+        seats = f"(SELECT json_agg(json_build_array({SEAT_COLUMNS}) ORDER BY seat) FROM seats s WHERE s.game_id = g.id)"
+        games = []
+        for row in await conn.fetch(numbered(f"SELECT {GAME_COLUMNS}, {seats} FROM games g {where}"), *params):
+            game = game_from_row(row[:-1])
+            game.seats = [Seat(*seat) for seat in json.loads(row[-1] or "[]")]
+            games.append(game)
         return games
+
+    async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
+                        by_computer: bool = False, seats_changed: bool = False) -> None:
+        """As ``SqlStore.save_game``; a move (the common save: the game and one action) is one
+        statement, one round trip: the action is inserted only when the version-checked update
+        changed the game."""
+        if action is None or seats_changed:
+            return await super().save_game(game, action=action, by_computer=by_computer, seats_changed=seats_changed)
+        now = time.time()
+        (update, params), (_, (_, *logged)) = self._save_statements(game, action, by_computer, False, now)
+        sql = (f"WITH saved AS ({update} RETURNING id) INSERT INTO actions (game_id, n, seat, action, at, auto) "
+               "SELECT id, ?::bigint, ?::bigint, ?::text, ?::float8, ?::bigint FROM saved")
+        if _changed(await self.pool.execute(numbered(sql), *params, *logged)) != 1:
+            raise StaleVersion(game.id)
+        game.version += 1
+        game.updated = now
 
     async def _script(self, statements: list[tuple[str, Any]], *, guarded: bool = False) -> list[int] | None:
         if len(statements) == 1 and not isinstance(statements[0][1], list):

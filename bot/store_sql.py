@@ -267,6 +267,16 @@ class SqlStore:
         ``game.version`` must be the version that was read; on success it is incremented.
         """
         now = time.time()
+        if await self._script(self._save_statements(game, action, by_computer, seats_changed, now),
+                              guarded=True) is None:
+            raise StaleVersion(game.id)
+        game.version += 1
+        game.updated = now
+
+    @staticmethod
+    def _save_statements(game: Game, action: tuple[int, str] | None, by_computer: bool, seats_changed: bool,
+                         now: float) -> list[tuple[str, Any]]:
+        """save_game's statements: the version-checked update first."""
         statements: list[tuple[str, Any]] = [(
             "UPDATE games SET status=?, host_id=?, options=?, state=?, version=version+1, "
             "last_events=?, outcome=?, series_id=?, idle_turns=?, updated=? "
@@ -286,10 +296,7 @@ class SqlStore:
                 "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg, level, dm_version) "
                 "VALUES (?,?,?,?,?,?,?,?)",
                 [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version) for s in game.seats]))
-        if await self._script(statements, guarded=True) is None:
-            raise StaleVersion(game.id)
-        game.version += 1
-        game.updated = now
+        return statements
 
     async def save_messages(self, game: Game) -> None:
         """Store message ids and the version each shows (not game logic: no version bump)."""

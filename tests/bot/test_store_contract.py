@@ -171,6 +171,8 @@ async def test_a_save_from_a_stale_copy_is_refused_and_changes_nothing(store):
     stale.seats.append(Seat(1, 2, "P2"))
     with pytest.raises(StaleVersion):
         await store.save_game(stale, action=(0, "lost"), seats_changed=True)
+    with pytest.raises(StaleVersion):  # a move alone (the common save)
+        await store.save_game(stale, action=(0, "lost"))
     assert stale.version == 0  # the caller's copy is not bumped either
     assert await store.get_game(game.id) == game
     assert await store.actions(game.id) == [(0, 0, "first")]
