@@ -25,12 +25,14 @@ GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Check the database, wait for Telegram, then serve until SIGTERM or SIGINT. Exit codes:
-    0 stopped, 2 a problem the operator must fix (told in one line on stderr)."""
+    """Check the database, wait for Telegram, wait as a standby while another process serves
+    this bot (PostgreSQL only, ``bot/standby.py``), then serve until SIGTERM or SIGINT. Exit
+    codes: 0 stopped, 2 a problem the operator must fix (told in one line on stderr), 75 the
+    standby lock was lost (restart it: it comes back as a standby)."""
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import instance, memory, rendering
+    from bot import instance, memory, rendering, standby as standby_lock
     from bot.store import StoreError
 
     try:
@@ -55,9 +57,18 @@ def run(argv: list[str] | None = None) -> int:
     except InvalidToken:
         return _fail(REJECTED)
 
+    loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
+    asyncio.set_event_loop(loop)
+    standby = None
+    if standby_lock.applies(config.db_path):  # PostgreSQL: wait here until this process is the active one
+        standby = standby_lock.Standby(config.db_path, standby_lock.lock_key(config.token))
+        if not loop.run_until_complete(_until_active(standby)):
+            loop.close()
+            return 0  # stopped while a standby
+
     from bot.app import build_application
 
-    application = build_application(config)
+    application = build_application(config, standby=standby)
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     # What the start built (libraries, the application) stays for the life of the process: out of
     # the collector's sight, and the collector runs less often, its full passes shorter.
@@ -65,8 +76,6 @@ def run(argv: list[str] | None = None) -> int:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     memory.trim_in_background()
-    loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
-    asyncio.set_event_loop(loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _on_stop_signal, loop)
     try:
@@ -129,6 +138,20 @@ async def _check_store(config) -> None:
 
     storage = await make_store(config.db_path).open()
     await storage.close()
+
+
+async def _until_active(standby) -> bool:
+    """Wait as a standby until this process holds the bot's lock (True), or until SIGTERM or
+    SIGINT (False)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        return await standby.acquire(stop)
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
 
 
 async def _wait_for_telegram(config) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from typing import Any, Awaitable
+from typing import TYPE_CHECKING, Any, Awaitable
 
 import httpx
 from telegram import (
@@ -29,6 +29,9 @@ from bot.i18n import LANGS, t
 from bot.messenger import Messenger
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
+
+if TYPE_CHECKING:
+    from bot.standby import Standby  # imports asyncpg: only with PostgreSQL
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +112,9 @@ def _bot_api_request() -> HTTPXRequest:
 class Tablebot:
     """The whole bot: python-telegram-bot's Application and, once it starts, every object."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, standby: Standby | None = None):
         self.config = config
+        self.standby = standby  # PostgreSQL: the lock that makes this process the active one
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
                    .base_file_url(config.file_url).request(_bot_api_request())
                    .get_updates_request(HTTPXRequest(connection_pool_size=1, read_timeout=config.poll_timeout + 10))
@@ -138,6 +142,8 @@ class Tablebot:
     # ---- start-up and shut-down ----------------------------------------------------------
 
     async def post_init(self, application: Application) -> None:
+        if self.standby is not None:
+            self.standby.watch()  # from now on, losing the lock stops the process at once
         await self.store.open()
         config = self.config
         self.core = build_core(self.store, self.messenger, Timers(application.job_queue),
@@ -193,6 +199,8 @@ class Tablebot:
 
     async def post_shutdown(self, application: Application) -> None:
         await self.store.close()
+        if self.standby is not None:
+            await self.standby.close()  # the lock goes last: a standby takes over
 
     async def _set_commands(self, first: asyncio.Future | None = None) -> None:
         """The command menu in every language and scope (``first`` is resolved after the first
@@ -246,6 +254,6 @@ def register(application: Application, h: Handlers) -> None:
     application.add_error_handler(h.on_error)
 
 
-def build_application(config: Config) -> Application:
+def build_application(config: Config, standby: Standby | None = None) -> Application:
     """The Application of a new bot; it builds the rest when it starts."""
-    return Tablebot(config).application
+    return Tablebot(config, standby).application
