@@ -17,6 +17,8 @@ import os
 import sqlite3
 import urllib.parse
 
+from bot.store import is_postgres
+
 BUSY_MS = 5000  # a checkpoint of the bot's may hold the reader back this long at most
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -27,7 +29,7 @@ class BackupError(Exception):
 
 def backup(db_path: str, dest: str, *, force: bool = False) -> str:
     """Copy the database ``db_path`` (``TABLEBOT_DB``) to ``dest``; return the line to print."""
-    if db_path.split("://", 1)[0].lower() in ("postgresql", "postgres"):
+    if is_postgres(db_path):
         # The URL is not repeated: it may hold a password.
         raise BackupError('TABLEBOT_DB is a PostgreSQL URL: back it up with pg_dump '
                           '(pg_dump --format=custom --file=tablebot.dump "$TABLEBOT_DB")')

@@ -1,8 +1,9 @@
 """What the bot keeps: the records (games, seats, series, users, chats) and the store protocol
 they live behind.
 
-SQLite (``bot/store_sqlite.py``) is one implementation; another database is a second module
-implementing :class:`GameStore`, chosen by :func:`make_store` from the ``TABLEBOT_DB`` value. The
+SQLite (``bot/store_sqlite.py``) and PostgreSQL (``bot/store_pg.py``) implement :class:`GameStore`
+with the same schema (their shared SQL is ``bot/store_sql.py``); :func:`make_store` picks one from
+the ``TABLEBOT_DB`` value. The
 records are plain dataclasses, shared by every implementation, so nothing above the store imports
 a database.
 """
@@ -284,6 +285,7 @@ class GameStore(Protocol):
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
     async def forget_cache(self) -> None: ...
+    async def ping(self) -> None: ...  # a cheap query; StoreError when the database does not answer
 
     # games
     async def get_game(self, game_id: int) -> Game | None: ...
@@ -336,10 +338,14 @@ class GameStore(Protocol):
 def make_store(db: str) -> GameStore:
     """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path
     of an SQLite file (``:memory:`` for one that lives as long as the process)."""
-    if db.split("://", 1)[0].lower() in ("postgresql", "postgres"):
-        # The URL is not repeated: it may hold a password.
-        raise StoreError("TABLEBOT_DB is a PostgreSQL URL, and this version of tablebot does not support "
-                         "PostgreSQL yet: set TABLEBOT_DB to the path of an SQLite file")
     # Imported here, not at the top: whoever imports the records does not load a database driver.
+    if is_postgres(db):
+        from bot.store_pg import PostgresStore
+        return PostgresStore(db)
     from bot.store_sqlite import SqliteStore
     return SqliteStore(db)
+
+
+def is_postgres(db: str) -> bool:
+    """Whether a ``TABLEBOT_DB`` value is a PostgreSQL URL."""
+    return db.split("://", 1)[0].lower() in ("postgresql", "postgres")

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import BotRunner
+from tests.pg import new_database, start_server, stop_server
 from tests.fakebotapi import FakeBotAPI
 
 
@@ -21,3 +22,17 @@ async def runner(fake, tmp_path):
     await bot.start()
     yield bot
     await bot.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server for this test session (and xdist worker)."""
+    server = start_server()
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture
+async def postgres_url(postgres_server) -> str:
+    """The ``TABLEBOT_DB`` URL of a new, empty PostgreSQL database."""
+    return await new_database(postgres_server)

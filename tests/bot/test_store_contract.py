@@ -8,29 +8,29 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import pytest
 
-from bot import store_sqlite
 from bot.store import (
     UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
     Status, User, make_store,
 )
+from bot.store_sql import MIGRATIONS
 
 
 @dataclass(frozen=True)
 class Backend:
     name: str
-    new_db: Callable[[Path], str]  # the TABLEBOT_DB value of a new, empty database
-    latest_schema: int
+    new_db: Callable[[pytest.FixtureRequest], str]  # the TABLEBOT_DB value of a new, empty database
+    latest_schema: int = len(MIGRATIONS)
     shared: bool = True  # a second store opened on the same value sees the same database
 
 
 BACKENDS = [
-    Backend("sqlite-file", lambda tmp: str(tmp / "tablebot.sqlite3"), len(store_sqlite.MIGRATIONS)),
-    Backend("sqlite-memory", lambda tmp: ":memory:", len(store_sqlite.MIGRATIONS), shared=False),
+    Backend("sqlite-file", lambda request: str(request.getfixturevalue("tmp_path") / "tablebot.sqlite3")),
+    Backend("sqlite-memory", lambda request: ":memory:", shared=False),
+    Backend("postgresql", lambda request: request.getfixturevalue("postgres_url")),  # a real server
 ]
 
 GROUP, OTHER_GROUP = -1001, -1002
@@ -42,8 +42,8 @@ def backend(request) -> Backend:
 
 
 @pytest.fixture
-def db(backend, tmp_path) -> str:
-    return backend.new_db(tmp_path)
+def db(backend, request) -> str:
+    return backend.new_db(request)
 
 
 @pytest.fixture

