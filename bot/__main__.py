@@ -33,7 +33,7 @@ def run(argv: list[str] | None = None) -> int:
     from telegram.error import InvalidToken
 
     from bot import instance, memory, rendering, standby as standby_lock
-    from bot.store import StoreError
+    from bot.store import StoreError, is_postgres
 
     try:
         config = from_env()
@@ -60,7 +60,7 @@ def run(argv: list[str] | None = None) -> int:
     loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
     asyncio.set_event_loop(loop)
     standby = None
-    if standby_lock.applies(config.db_path):  # PostgreSQL: wait here until this process is the active one
+    if is_postgres(config.db_path):  # PostgreSQL: wait here until this process is the active one
         standby = standby_lock.Standby(config.db_path, standby_lock.lock_key(config.token))
         if not loop.run_until_complete(_until_active(standby)):
             loop.close()

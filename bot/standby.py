@@ -70,11 +70,6 @@ KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "1", "tcp_ke
 APPLICATION_NAME = "tablebot-lock"  # the lock connection's, with the pid: "tablebot-lock 1234"
 
 
-def applies(db: str) -> bool:
-    """Whether a ``TABLEBOT_DB`` value is a PostgreSQL database (the only kind with a standby)."""
-    return db.startswith(("postgresql://", "postgres://"))
-
-
 def lock_key(token: str) -> int:
     """The advisory lock's key for a bot: a signed 64-bit number from the bot's id (the token's
     part before the colon), so that a new token of the same bot keeps the same key."""

