@@ -90,11 +90,11 @@ async def _query(url: str, sql: str, *args) -> list:
         await connection.close()
 
 
-async def _until(condition, seconds: float, what: str):
+async def _until(condition, seconds: float, what: str, interval: float = 0.02):
     deadline = time.monotonic() + seconds
     while not (value := await _maybe_await(condition())):
         assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(interval)
     return value
 
 
@@ -120,6 +120,7 @@ class Table:
         self.rng = random.Random(25)
         self.accepted: list[str] = []  # the callback data of every press answered as a move made
         self.seen: tuple[int, int] | None = None  # the table as it was at the last accepted press
+        self.pressed: dict[str, tuple[str, tuple[int, int]]] = {}  # query id -> (data, the table then)
 
     def last_button(self, text: str):
         message = self.fake.last_bot_message(CHAT)
@@ -146,16 +147,29 @@ class Table:
         datas = [b["callback_data"] for b in buttons(table) if b.get("callback_data", "").endswith((":draw", ":bank"))]
         data = self.rng.choice(datas)
         qid = self.fake.user_presses(actor, CHAT, table.message_id, data)
-        self._pressed = (qid, data, (table.message_id, table.edits))
+        self.pressed[qid] = (data, (table.message_id, table.edits))
         return qid
 
-    async def answered(self, qid: str, seconds: float = 30.0) -> dict:
+    async def answered(self, qid: str, seconds: float = 30.0) -> bool:
+        """Wait for the press's answer: whether it was a move made."""
         answer = await _until(lambda: self.fake.callback_answer(qid), seconds, "an answer to a press")
-        pressed, data, seen = self._pressed
-        if pressed == qid and (answer.get("text") or "").startswith("✓"):
-            self.accepted.append(data)
-            self.seen = seen
-        return answer
+        return self.note(qid, answer)
+
+    def note(self, qid: str, answer: dict | None) -> bool:
+        if answer is None or not (answer.get("text") or "").startswith("✓"):
+            return False
+        data, self.seen = self.pressed[qid]
+        self.accepted.append(data)
+        return True
+
+    def delivered(self, qid: str) -> bool:
+        return any(s.id == qid and s.delivered_at is not None for s in self.fake.callback_stats())
+
+
+async def _log(url: str) -> list:
+    """The game's action log, oldest first."""
+    return await _query(url, "SELECT n, action FROM actions a JOIN games g ON g.id = a.game_id "
+                             "WHERE g.chat_id = $1 ORDER BY n", CHAT)
 
 
 async def _game_status(url: str) -> str | None:
@@ -170,7 +184,7 @@ async def test_six_kill_9s_of_the_active_process_during_a_game_lose_nothing(post
     fake = FakeBotAPI()
     fake.start()
     supervisor = Supervisor(_bot_env(fake, postgres_url), postgres_url, tmp_path)
-    to_first_poll, to_answer = [], []
+    to_first_poll, to_answer, fates = [], [], []
     try:
         supervisor.start()
         supervisor.start()
@@ -183,16 +197,33 @@ async def test_six_kill_9s_of_the_active_process_during_a_game_lose_nothing(post
         await _until(table.table, 15, "the table")
 
         kills = 0
+        unanswered_moves = []  # presses in flight at a kill, made but never answered: (log length, data)
         while await _game_status(postgres_url) == "running":
             if kills < KILLS and len(table.accepted) >= (kills + 1) * PRESSES_BETWEEN_KILLS:
-                # Right after a move was answered: the process is drawing and sending its table.
                 pid, _ = await _until(supervisor.lock_holder, 15, "an active process")
+                in_flight = None
+                if kills % 2:  # a press handed to the process, which may be committing it
+                    in_flight = await _until(table.press, 15, "the table after the last move")
+                    moves_before = len(await _log(postgres_url))
+                    await _until(lambda: table.delivered(in_flight), 15, "the press handed over",
+                                 interval=0.001)  # and kill at once: the process may be committing it
+                # else: right after a move was answered, while the process draws and sends the table
                 killed_at = time.monotonic()
                 os.kill(pid, signal.SIGKILL)
                 kills += 1
                 supervisor.start()  # the supervisor restarts it: a standby again
                 qid = table.press(even_if_unchanged=True)  # the next press, at once
-                await table.answered(qid, seconds=30)
+                await _until(lambda: fake.callback_answer(qid), 30, "the next press answered")
+                if in_flight is not None:  # its fate is sealed now: updates of a chat are handled in order
+                    made = table.note(in_flight, fake.callback_answer(in_flight))
+                    moves_after = len(await _log(postgres_url))
+                    next_made = table.note(qid, fake.callback_answer(qid))
+                    committed = made or moves_after - moves_before - next_made == 1
+                    if committed and not made:
+                        unanswered_moves.append((moves_before, table.pressed[in_flight][0]))
+                    fates.append("answered" if made else "made, not answered" if committed else "lost")
+                else:
+                    table.note(qid, fake.callback_answer(qid))
                 first_poll = min(r.time for r in fake.calls("getUpdates") if r.time > killed_at)
                 to_first_poll.append(first_poll - killed_at)
                 to_answer.append(next(s for s in fake.callback_stats() if s.id == qid).answer_times[0] - killed_at)
@@ -208,22 +239,27 @@ async def test_six_kill_9s_of_the_active_process_during_a_game_lose_nothing(post
         assert await _game_status(postgres_url) == "finished"
         assert fake.poll_overlaps == [], fake.poll_overlaps
         assert max(to_answer) < 15.0, to_answer
-        [game] = await _query(postgres_url, "SELECT id FROM games WHERE chat_id = $1", CHAT)
-        log = await _query(postgres_url, "SELECT n, action FROM actions WHERE game_id = $1 ORDER BY n", game["id"])
+        log = await _log(postgres_url)
         numbers = [row["n"] for row in log]
-        assert numbers == list(range(numbers[0], numbers[0] + len(log))), numbers  # no move twice, none missing
-        assert [row["action"] for row in log] == [data.rsplit(":", 1)[1] for data in table.accepted]
+        assert numbers == list(range(numbers[0], numbers[0] + len(log))), numbers  # the game's versions
+        expected = [data.rsplit(":", 1)[1] for data in table.accepted]
+        for position, data in unanswered_moves:  # a move committed by a process killed before it answered
+            expected.insert(position, data.rsplit(":", 1)[1])
+        assert [row["action"] for row in log] == expected  # every move made once, in order
     finally:
         supervisor.stop_all()
         fake.stop()
     print(f"\ntake-over over {len(to_first_poll)} kills: kill -> first getUpdates median "
           f"{statistics.median(to_first_poll):.2f} s, max {max(to_first_poll):.2f} s; kill -> next press "
-          f"answered median {statistics.median(to_answer):.2f} s, max {max(to_answer):.2f} s")
+          f"answered median {statistics.median(to_answer):.2f} s, max {max(to_answer):.2f} s; "
+          f"presses in flight at a kill: {', '.join(fates)}")
     assert not fake.violations, fake.violations
 
 
 async def test_the_active_process_whose_lock_connection_is_cut_stops_before_the_standby_polls(
         postgres_url, tmp_path):
+    """pg_terminate_backend on the active process's lock session: it exits at once (code 75, one
+    log line), before the standby takes over and polls; a standby told to stop exits with 0."""
     fake = FakeBotAPI()
     fake.start()
     supervisor = Supervisor(_bot_env(fake, postgres_url), postgres_url, tmp_path)
@@ -252,6 +288,14 @@ async def test_the_active_process_whose_lock_connection_is_cut_stops_before_the_
         fake.user_starts_private(5)
         await _until(lambda: fake.calls("sendMessage", chat_id=5), 15, "an answer from the new active process")
         assert fake.poll_overlaps == []
+
+        # A standby stops at once when told to, holding nothing.
+        another = supervisor.start()
+        await _until(lambda: "standby: another process serves this bot" in supervisor.output(another), 30,
+                     "the new process waiting as a standby")
+        another.send_signal(signal.SIGTERM)
+        assert another.wait(timeout=10) == 0
+        assert (await supervisor.lock_holder())[0] == standby.pid
     finally:
         supervisor.stop_all()
         fake.stop()
