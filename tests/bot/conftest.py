@@ -24,6 +24,23 @@ async def runner(fake, tmp_path):
     await bot.stop()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bot_db(request, tmp_path) -> str:
+    """The ``TABLEBOT_DB`` of a new database: a test that takes it runs on SQLite, then on PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tablebot.sqlite3")
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+async def runner_on_each_db(fake, bot_db):
+    """``runner``, on each database in turn (``bot_db``)."""
+    bot = BotRunner(fake, bot_db)
+    await bot.start()
+    yield bot
+    await bot.stop()
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """A real PostgreSQL server for this test session (and xdist worker)."""

@@ -51,9 +51,9 @@ async def play_by_buttons(fake, runner, players, rng, *, max_presses=3000, stop_
     raise AssertionError("the game did not end")
 
 
-async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
+async def test_three_players_play_a_whole_game_across_a_restart(fake, bot_db):
     fake.add_group(GROUP, "Friday <games> & co", admins=[1])
-    runner = await BotRunner(fake, tmp_path / "db.sqlite3").start()
+    runner = await BotRunner(fake, bot_db).start()
     players = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Борис 🎲"),
                Player(fake, runner, 3, "<b>Clara</b> & \u202eevil")]
     for p in players[:2]:  # Clara never opens the private chat
@@ -66,7 +66,7 @@ async def test_three_players_play_a_whole_game_across_a_restart(fake, tmp_path):
 
     # Restart: a new Application on the same database continues the game.
     await runner.stop()
-    runner2 = await BotRunner(fake, tmp_path / "db.sqlite3").start()
+    runner2 = await BotRunner(fake, bot_db).start()
     for p in players:
         p.runner = runner2
     await runner2.idle()

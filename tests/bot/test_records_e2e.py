@@ -31,7 +31,8 @@ async def play_three(fake, runner, kind: str = "lucky", seed: int = 3):
     return people, await runner.game(game.id)
 
 
-async def test_a_group_game_is_recorded_rated_and_shown_in_stats_and_history(fake, runner):
+async def test_a_group_game_is_recorded_rated_and_shown_in_stats_and_history(fake, runner_on_each_db):
+    runner = runner_on_each_db
     (anna, boris, cleo), game = await play_three(fake, runner)
     record = await runner.store.game_record(game.id)
     assert record.status == "finished" and record.rated and record.chat_id == GROUP
