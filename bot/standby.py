@@ -121,7 +121,9 @@ class Standby:
         told_standby = told_unreachable = False
         while not stop.is_set():
             try:
-                if await self._try_lock():
+                locked = await self._try_lock()
+                told_unreachable = False  # it answers: a later outage is told again
+                if locked:
                     log.info("took the lock of this bot on the database; active in %.1f s", self.grace_seconds)
                     if await _wait(stop, self.grace_seconds):
                         break
