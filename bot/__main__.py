@@ -67,9 +67,10 @@ def run(argv: list[str] | None = None) -> int:
             loop.close()
             return 0  # stopped while a standby
 
-    from bot.app import build_application
+    from bot.app import Tablebot
 
-    application = build_application(config, standby=standby)
+    tablebot = Tablebot(config, standby)
+    application = tablebot.application
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     # What the start built (libraries, the application) stays for the life of the process: out of
     # the collector's sight, and the collector runs less often, its full passes shorter.

@@ -254,6 +254,6 @@ def register(application: Application, h: Handlers) -> None:
     application.add_error_handler(h.on_error)
 
 
-def build_application(config: Config, standby: Standby | None = None) -> Application:
+def build_application(config: Config) -> Application:
     """The Application of a new bot; it builds the rest when it starts."""
-    return Tablebot(config, standby).application
+    return Tablebot(config).application
