@@ -121,6 +121,7 @@ class Table:
         self.accepted: list[str] = []  # the callback data of every press answered as a move made
         self.seen: tuple[int, int] | None = None  # the table as it was at the last accepted press
         self.pressed: dict[str, tuple[str, tuple[int, int]]] = {}  # query id -> (data, the table then)
+        self.answers: list[tuple[str, str, str | None]] = []  # (query id, data, answer text), for failures
 
     def last_button(self, text: str):
         message = self.fake.last_bot_message(CHAT)
@@ -136,11 +137,16 @@ class Table:
                 return message
         return None
 
+    def changed(self) -> bool:
+        """Whether the table shows something new since the last move made (its edit came)."""
+        table = self.table()
+        return table is not None and (table.message_id, table.edits) != self.seen
+
     def press(self, *, even_if_unchanged: bool = False) -> str | None:
         """Press draw or bank on the table as whoever it names; None when the table has not
         changed since the last move made (its edit is on its way)."""
         table = self.table()
-        if table is None or (not even_if_unchanged and (table.message_id, table.edits) == self.seen):
+        if table is None or not (even_if_unchanged or self.changed()):
             return None
         named = re.search(r"Now: \u2068?([^\u2069\s]+)", table.caption or "")
         actor = next((u for u, name in self.people.items() if named and name == named.group(1)), ANNA)
@@ -156,6 +162,7 @@ class Table:
         return self.note(qid, answer)
 
     def note(self, qid: str, answer: dict | None) -> bool:
+        self.answers.append((qid, self.pressed[qid][0], None if answer is None else answer.get("text")))
         if answer is None or not (answer.get("text") or "").startswith("✓"):
             return False
         data, self.seen = self.pressed[qid]
@@ -203,8 +210,9 @@ async def test_six_kill_9s_of_the_active_process_during_a_game_lose_nothing(post
                 pid, _ = await _until(supervisor.lock_holder, 15, "an active process")
                 in_flight = None
                 if kills % 2:  # a press handed to the process, which may be committing it
-                    in_flight = await _until(table.press, 15, "the table after the last move")
-                    moves_before = len(await _log(postgres_url))
+                    await _until(table.changed, 15, "the table after the last move")
+                    moves_before = len(await _log(postgres_url))  # before the press, which may be made at once
+                    in_flight = table.press()
                     await _until(lambda: table.delivered(in_flight), 15, "the press handed over",
                                  interval=0.001)  # and kill at once: the process may be committing it
                 # else: right after a move was answered, while the process draws and sends the table
@@ -245,7 +253,10 @@ async def test_six_kill_9s_of_the_active_process_during_a_game_lose_nothing(post
         expected = [data.rsplit(":", 1)[1] for data in table.accepted]
         for position, data in unanswered_moves:  # a move committed by a process killed before it answered
             expected.insert(position, data.rsplit(":", 1)[1])
-        assert [row["action"] for row in log] == expected  # every move made once, in order
+        assert [row["action"] for row in log] == expected, (  # every move made once, in order
+            [a for a in table.answers if not (a[2] or "").startswith("✓")], fates,
+            [line for proc in supervisor.procs for line in supervisor.output(proc).splitlines()
+             if "ERROR" in line or "WARNING" in line or "CRITICAL" in line])
     finally:
         supervisor.stop_all()
         fake.stop()
