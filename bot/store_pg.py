@@ -170,7 +170,12 @@ class PostgresStore(SqlStore):
         return games
 
     async def _script(self, statements: list[tuple[str, Any]], *, guarded: bool = False) -> list[int] | None:
-        changed: list[int] = []
+        if len(statements) == 1 and not isinstance(statements[0][1], list):
+            # One statement is atomic by itself: no BEGIN and COMMIT, two round trips fewer.
+            sql, params = statements[0]
+            changed = [_changed(await self.pool.execute(numbered(sql), *params))]
+            return None if guarded and changed == [0] else changed
+        changed = []
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 for sql, params in statements:
