@@ -25,13 +25,15 @@ GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Check the database, wait for Telegram, then serve until SIGTERM or SIGINT. Exit codes:
-    0 stopped, 2 a problem the operator must fix (told in one line on stderr)."""
+    """Check the database, wait for Telegram, wait as a standby while another process serves
+    this bot (PostgreSQL only, ``bot/standby.py``), then serve until SIGTERM or SIGINT. Exit
+    codes: 0 stopped, 2 a problem the operator must fix (told in one line on stderr), 75 the
+    standby lock was lost (restart it: it comes back as a standby)."""
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import instance, memory, rendering
-    from bot.store import StoreError
+    from bot import instance, memory, rendering, standby as standby_lock
+    from bot.store import StoreError, is_postgres
     from bot.web import PortUnavailable
 
     try:
@@ -56,10 +58,22 @@ def run(argv: list[str] | None = None) -> int:
     except InvalidToken:
         return _fail(REJECTED)
 
+    loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
+    asyncio.set_event_loop(loop)
+    standby = None
+    if is_postgres(config.db_path):  # PostgreSQL: wait here until this process is the active one
+        standby = standby_lock.Standby(config.db_path, standby_lock.lock_key(config.token))
+        try:
+            if not loop.run_until_complete(_until_active(standby, config.metrics_port)):
+                loop.close()
+                return 0  # stopped while a standby
+        except PortUnavailable as exc:
+            return _fail(str(exc))
+
     from bot.app import Tablebot
     from bot.webhook import WebhookRefused
 
-    tablebot = Tablebot(config)
+    tablebot = Tablebot(config, standby)
     application = tablebot.application
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     # What the start built (libraries, the application) stays for the life of the process: out of
@@ -68,8 +82,6 @@ def run(argv: list[str] | None = None) -> int:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     memory.trim_in_background()
-    loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
-    asyncio.set_event_loop(loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _on_stop_signal, loop)
     try:
@@ -165,6 +177,29 @@ async def _check_store(config) -> None:
 
     storage = await make_store(config.db_path).open()
     await storage.close()
+
+
+async def _until_active(standby, metrics_port: int | None) -> bool:
+    """Wait as a standby until this process holds the bot's lock (True), or until SIGTERM or
+    SIGINT (False). Meanwhile ``METRICS_PORT`` says so: ``/healthz`` 200 "standby" while the
+    database answers (a container's HEALTHCHECK keeps a ready standby), ``tablebot_active`` 0. The
+    bot's own server takes the port over once this one has stopped."""
+    from bot import health
+    from bot.web import WebServer
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    waiting = WebServer(port=None, metrics_port=metrics_port)
+    waiting.add_routes(health.standby_routes(standby), private=True)
+    await waiting.start()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        return await standby.acquire(stop)
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await waiting.stop()
 
 
 async def _wait_for_telegram(config) -> bool:

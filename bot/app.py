@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from typing import Any, Awaitable
+from typing import TYPE_CHECKING, Any, Awaitable
 
 import httpx
 from telegram import (
@@ -36,6 +36,9 @@ from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 from bot.web import WebServer
 from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, page_url
+
+if TYPE_CHECKING:
+    from bot.standby import Standby  # imports asyncpg: only with PostgreSQL
 
 log = logging.getLogger(__name__)
 
@@ -121,9 +124,10 @@ def _bot_api_request(metrics: Metrics) -> HTTPXRequest:
 class Tablebot:
     """The whole bot: python-telegram-bot's Application and, once it starts, every object."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, standby: Standby | None = None):
         self.config = config
         self.metrics = Metrics()
+        self.standby = standby  # PostgreSQL: the lock that makes this process the active one
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
                    .base_file_url(config.file_url).request(_bot_api_request(self.metrics))
                    .update_queue(ArrivalQueue(self.metrics, self._press_kind))
@@ -160,6 +164,8 @@ class Tablebot:
     # ---- start-up and shut-down ----------------------------------------------------------
 
     async def post_init(self, application: Application) -> None:
+        if self.standby is not None:
+            self.standby.watch()  # from now on, losing the lock stops the process at once
         await self.store.open()
         logging.getLogger().addHandler(self.errors)
         config = self.config
@@ -244,6 +250,8 @@ class Tablebot:
         await self.web.stop()  # when the start failed half-way (post_stop runs only after a start)
         logging.getLogger().removeHandler(self.errors)
         await self.store.close()
+        if self.standby is not None:
+            await self.standby.close()  # the lock goes last: a standby takes over
 
     async def _set_commands(self, first: asyncio.Future | None = None) -> None:
         """The command menu in every language and scope (``first`` is resolved after the first

@@ -46,3 +46,22 @@ def routes(store: GameStore, metrics: Metrics, not_serving: Callable[[], str | N
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
 
     return [web.get("/healthz", healthz), web.get("/metrics", scrape)]
+
+
+def standby_routes(standby) -> list[web.RouteDef]:
+    """The same two routes while the process waits as a standby (``bot/standby.py``), before the
+    bot is built: ``/healthz`` 200 "standby" while the database answers the lock's attempts (a
+    standby ready to take over is healthy), 503 when it does not; ``/metrics`` with
+    ``tablebot_active`` 0."""
+    metrics = Metrics()
+    metrics.set_active(False)
+
+    async def healthz(request: web.Request) -> web.Response:
+        if standby.reachable:
+            return web.Response(text="standby\n")
+        return web.Response(status=503, text="standby: the database does not answer\n")
+
+    async def scrape(request: web.Request) -> web.Response:
+        return web.Response(body=metrics.exposition_without_games(), headers={"Content-Type": CONTENT_TYPE})
+
+    return [web.get("/healthz", healthz), web.get("/metrics", scrape)]

@@ -520,6 +520,10 @@ class TelegramMethods:
         return info
 
     def _m_getUpdates(self, p: dict) -> list[dict]:
+        with self._poller() as hung_up:
+            return self._get_updates(p, hung_up)
+
+    def _get_updates(self, p: dict, hung_up) -> list[dict]:
         if self._webhook is not None:
             raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; "
                                 "use deleteWebhook to delete the webhook first")
@@ -544,6 +548,8 @@ class TelegramMethods:
         while True:
             if self._stopping or self._down:
                 return []  # the HTTP layer drops the connection when the API went down
+            if hung_up():
+                return []  # the bot went away (killed, stopped): nobody waits for this poll
             if generation != self._poll_generation:
                 raise ApiError(409, "Conflict: terminated by other getUpdates request; make "
                                     "sure that only one bot instance is running")
@@ -561,7 +567,7 @@ class TelegramMethods:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return []
-            self._cond.wait(remaining)
+            self._cond.wait(min(remaining, 0.1))  # and look again whether the bot hung up
 
     def _m_setMyCommands(self, p: dict) -> bool:
         commands = p["commands"]

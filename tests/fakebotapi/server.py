@@ -31,15 +31,21 @@ A hostile and unlucky world (see faults.py and oddities.py):
   on lost or inline messages, mutated callback data).
 - ``callback_stats()`` / ``answer_latencies()``: how often and how late each press was answered;
   answers later than ``callback_answer_timeout`` (15 s) are refused like Telegram does.
+- ``poll_overlaps``: every getUpdates that came while another connection's was still waiting
+  (two bot instances polling at once). Like Telegram, the newer poll ends the older one with
+  409 "Conflict: terminated by other getUpdates request". A poll whose client hung up (a bot
+  killed mid-poll) ends when the fake notices (within 0.1 s) and overlaps nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import random
 import re
+import select
 import socket
 import sys
 import threading
@@ -64,7 +70,8 @@ from .methods import (
 )
 from .oddities import OddUpdates, command_entities
 from .spec import DEFAULT_SPEC_PATH, Upload, load_spec
-from .world import CallbackStats, ChatRec, Fault, FileRec, Message, QueryRec, Request, UserRec
+from .world import (CallbackStats, ChatRec, Fault, FileRec, Message, PollOverlap, QueryRec, Request,
+                    UserRec)
 
 __all__ = ["FakeBotAPI", "ApiError"]
 
@@ -160,6 +167,9 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         self._inflight = 0
         self._last_activity = time.monotonic()
         self._poll_generation = 0
+        self.poll_overlaps: list[PollOverlap] = []
+        self._pollers: dict[socket.socket, str] = {}  # the connections of the polls waiting now
+        self._local = threading.local()  # the connection of the request this thread serves
         self._stopping = False
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -758,7 +768,29 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
 
     # ==== HTTP ==================================================================================
 
+    @contextlib.contextmanager
+    def _poller(self):
+        """Around one getUpdates (lock held): record it if another connection's poll is waiting;
+        yields a function that tells whether this poll's client hung up."""
+        me = getattr(self._local, "connection", None)
+        if me is None:  # not over HTTP
+            yield lambda: False
+            return
+        try:
+            client = "%s:%s" % me.getpeername()[:2]
+        except OSError:  # gone already
+            client = "?"
+        others = tuple(peer for sock, peer in self._pollers.items() if sock is not me and not _hung_up(sock))
+        if others:
+            self.poll_overlaps.append(PollOverlap(time.monotonic(), client, others))
+        self._pollers[me] = client
+        try:
+            yield lambda: _hung_up(me)
+        finally:
+            self._pollers.pop(me, None)
+
     def _serve(self, h: BaseHTTPRequestHandler) -> None:
+        self._local.connection = h.connection
         if self._down == "refuse":  # a kept-alive connection to a server that went away
             h.close_connection = True
             return
@@ -969,6 +1001,18 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         if len(recent) >= self.flood_limit:
             wait = max(1, math.ceil(60.0 - (now - recent[-self.flood_limit])))
             raise _too_many_requests(wait)
+
+
+def _hung_up(sock: socket.socket) -> bool:
+    """Whether the client closed this connection (or it broke): readable with nothing to read.
+    A client waiting for its answer sends nothing, so the peek never takes a byte."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except (OSError, ValueError):  # reset, or closed on our side
+        return True
 
 
 def _too_many_requests(wait: int) -> ApiError:

@@ -6,7 +6,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Request", "Message", "UserRec", "ChatRec", "FileRec", "QueryRec", "Fault",
-           "CallbackStats"]
+           "CallbackStats", "PollOverlap"]
+
+
+@dataclass(frozen=True)
+class PollOverlap:
+    """A getUpdates that arrived while another one, on another connection that was still open,
+    was waiting: two bot instances polling at once (a correct deployment never does)."""
+
+    time: float  # time.monotonic() when the second one arrived
+    client: str  # "host:port" of the connection it came on
+    others: tuple[str, ...]  # the connections of the polls it overlapped
 
 
 @dataclass
