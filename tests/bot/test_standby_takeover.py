@@ -14,13 +14,16 @@ import pathlib
 import random
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import threading
 import time
 
+import aiohttp
 import asyncpg
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot.standby import APPLICATION_NAME, LOST_EXIT_CODE
 from tests.bot.harness import buttons
@@ -43,9 +46,9 @@ class Supervisor:
         self.procs: list[subprocess.Popen] = []
         self.exited_at: dict[int, float] = {}  # pid -> when the test saw it end
 
-    def start(self) -> subprocess.Popen:
+    def start(self, **env: str) -> subprocess.Popen:
         out = open(self.logs / f"bot{len(self.procs)}.log", "w")
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=clean_env(**self.env),
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=clean_env(**{**self.env, **env}),
                                 stdout=out, stderr=subprocess.STDOUT, text=True)
         out.close()
         self.procs.append(proc)
@@ -97,6 +100,31 @@ async def _until(condition, seconds: float, what: str, interval: float = 0.02):
         assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
         await asyncio.sleep(interval)
     return value
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def _health(port: int) -> tuple[int, str, float] | None:
+    """(/healthz's status, its text, tablebot_active from /metrics), or None while nothing listens."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+            async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
+                status, text = response.status, (await response.text()).strip()
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+                families = text_string_to_metric_families(await response.text())
+    except aiohttp.ClientError:
+        return None
+    active = next(s.value for f in families if f.name == "tablebot_active" for s in f.samples)
+    return status, text, active
+
+
+async def _health_is(port: int, text: str):
+    found = await _health(port)
+    return found if found is not None and found[1] == text else None
 
 
 async def _maybe_await(value):
@@ -276,11 +304,19 @@ async def test_the_active_process_whose_lock_connection_is_cut_stops_before_the_
     fake.start()
     supervisor = Supervisor(_bot_env(fake, postgres_url), postgres_url, tmp_path)
     try:
-        first, second = supervisor.start(), supervisor.start()
+        ports = {}
+        for _ in range(2):
+            port = free_port()
+            proc = supervisor.start(METRICS_PORT=str(port))
+            ports[proc.pid] = port
+        first, second = supervisor.procs
         pid, session = await _until(supervisor.lock_holder, 30, "an active process")
         await _until(lambda: fake.calls("getUpdates"), 30, "the active process polling")
         active = first if first.pid == pid else second
         standby = second if active is first else first
+        # Each says what it is: the active one serves, a ready standby is healthy too.
+        assert await _until(lambda: _health(ports[active.pid]), 15, "the active one's /healthz") == (200, "ok", 1)
+        assert await _until(lambda: _health(ports[standby.pid]), 15, "the standby's /healthz") == (200, "standby", 0)
 
         cut_at = time.monotonic()
         await _query(postgres_url, "SELECT pg_terminate_backend($1)", session)
@@ -292,6 +328,9 @@ async def test_the_active_process_whose_lock_connection_is_cut_stops_before_the_
 
         new_pid, _ = await _until(supervisor.lock_holder, 15, "the standby taking over")
         assert new_pid == standby.pid
+        # The bot's own server took the standby's port over.
+        assert await _until(lambda: _health_is(ports[standby.pid], "ok"), 15, "the new active one's /healthz") \
+            == (200, "ok", 1)
         first_poll = await _until(lambda: min((r.time for r in fake.calls("getUpdates") if r.time > cut_at),
                                               default=None), 15, "the new active process polling")
         assert supervisor.exited_at[active.pid] < first_poll  # stopped before the other one polled
