@@ -64,10 +64,10 @@ async def migrate(source: str, target: str, *, force: bool = False) -> list[str]
         raise MigrateError(f"cannot read {source} ({' '.join(str(exc).split())}): nothing was committed") from None
     finally:
         await store.close()
-    return [f"{'table':<13} {'sqlite':>9} {'postgresql':>9}",
-            *(f"{t:<13} {expected[t]:>9} {copied[t]:>9}" for t in TABLES),
-            f"migrated {source} to {describe(target)}: {expected['games']} games, {expected['users']} people, "
-            f"{expected['records']} records, schema {schema}"]
+    return [f"{'table':<13} {'sqlite':>10} {'postgresql':>10}",
+            *(f"{t:<13} {expected[t]:>10} {copied[t]:>10}" for t in TABLES),
+            f"migrated {source} to {describe(target)}: games {expected['games']}, people {expected['users']}, "
+            f"records {expected['records']}, schema {schema}"]
 
 
 async def _make_room(conn: asyncpg.Connection, target: str, force: bool) -> None:

@@ -40,7 +40,8 @@ async def new_database(server) -> str:
     name = f"t{os.getpid()}_{next(_numbers)}"
     admin = await asyncpg.connect(server.get_uri())
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        # FILE_COPY: a copy of the (small) template's files, faster here than the default WAL_LOG.
+        await admin.execute(f'CREATE DATABASE "{name}" STRATEGY FILE_COPY')
     finally:
         await admin.close()
     return server.get_uri(database=name)

@@ -54,6 +54,9 @@ async def test_a_played_database_is_copied_whole_and_the_bot_continues_on_postgr
     for table, (sqlite_rows, pg_rows) in counts.items():
         assert sqlite_rows == pg_rows > 0, (table, result.stdout)
     assert "migrated" in result.stdout.splitlines()[-1]
+    status = run_bot(["status"], {"TABLEBOT_DB": postgres_url})  # the operator's view of the new database
+    assert status.returncode == 0, status.stderr
+    assert len(status.stdout.splitlines()) == counts["games"][0]
 
     lite, pg = await make_store(str(path)).open(), await make_store(postgres_url).open()
     try:

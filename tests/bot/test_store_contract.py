@@ -77,6 +77,14 @@ async def test_a_new_store_is_at_the_latest_schema_version(store, backend):
     assert await store.all_games() == [] and await store.open_games() == []
 
 
+async def test_ping_answers_while_open_and_raises_a_store_error_once_closed(db):
+    store = await make_store(db).open()
+    assert await store.ping() is None
+    await store.close()
+    with pytest.raises(StoreError):
+        await store.ping()
+
+
 async def test_opening_the_same_database_again_changes_nothing(db, shared):
     first = await make_store(db).open()
     game = await lobby(first)
