@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from engines import genial
-from tests.bot.browser import Phone, chromium, page_url, tap_a_move, user_of
+from tests.bot.browser import Phone, choose_a_placement, chromium, page_url, tap_a_move, user_of
 from tests.bot.harness import BotRunner, Player, button_data
 from tests.bot.test_genial_e2e import play_turn
 from tests.bot.webapp_client import free_port, init_data
@@ -92,7 +92,7 @@ async def _tap_to_table(fake, runner, phone: Phone, game, by_id, rng, moves: int
             continue
         mark = len(fake.requests)
         tapped = [0.0]
-        await _tap_until_main(phone, rng)
+        await choose_a_placement(phone, rng)
         tapped[0] = time.monotonic()
         await phone.page.locator("#tg-main").click()
         edited = await _table_edit(fake, game, mark, tapped[0])
@@ -104,22 +104,6 @@ async def _tap_to_table(fake, runner, phone: Phone, game, by_id, rng, moves: int
 
 def phone_user(phone: Phone) -> int:
     return user_of(phone.raw)["id"]
-
-
-async def _tap_until_main(phone: Phone, rng) -> None:
-    """Everything of tap_a_move but the last tap on ✅."""
-    page = phone.page
-    tiles = page.locator(".tile:not([disabled])")
-    for k in range(await tiles.count()):
-        tile = tiles.nth(k)
-        name = await tile.get_attribute("data-tile")
-        await tile.click()
-        await page.wait_for_selector(f".tile.selected[data-tile='{name}']")
-        if await page.locator(".cell.lit").count():
-            break
-    lit = page.locator(".cell.lit")
-    await lit.nth(rng.randrange(await lit.count())).click()
-    await page.wait_for_selector("#tg-main:not([hidden])")
 
 
 async def _table_edit(fake, game, mark: int, after: float, timeout: float = 30.0) -> float:
@@ -214,7 +198,7 @@ async def _screenshot(phone: Phone, fake, runner, game, people, rng, path: str) 
     while genial.current_player(await runner.state(game.id)) != 0:
         await play_turn(fake, runner, game, people, rng, wander=False)
     await phone.page.wait_for_selector(f"body[data-turn='{genial.turn(await runner.state(game.id))}']")
-    await _tap_until_main(phone, rng)
+    await choose_a_placement(phone, rng)
     await _best_cell(phone)
     pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
     await phone.page.screenshot(path=path)

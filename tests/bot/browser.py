@@ -158,6 +158,15 @@ async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
     if await page.locator("[data-act='S']").count():
         await page.locator("[data-act='K']" if rng is None or rng.random() < 0.5 else "[data-act='S']").click()
         return
+    await choose_a_placement(phone, rng)
+    assert "✅" in await page.locator("#tg-main").inner_text()
+    await page.locator("#tg-main").click()
+
+
+async def choose_a_placement(phone: Phone, rng: random.Random | None = None) -> None:
+    """Everything of a move but ✅: a tile that fits somewhere (turned now and then), a lit
+    cell, until the MainButton offers the move."""
+    page = phone.page
     tiles = page.locator(".tile:not([disabled])")
     for k in range(await tiles.count()):
         tile = tiles.nth(k)
@@ -171,5 +180,3 @@ async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
     lit = page.locator(".cell.lit")
     await lit.nth(rng.randrange(await lit.count()) if rng is not None else 0).click()
     await page.wait_for_selector("#tg-main:not([hidden])")
-    assert "✅" in await page.locator("#tg-main").inner_text()
-    await page.locator("#tg-main").click()
