@@ -218,32 +218,37 @@ async def test_a_ping_whose_turn_has_passed_is_not_sent(fake, tmp_path):
     # Nobody opened the private chat: pings are mentions in the group, paced like everything else.
     runner = await BotRunner(fake, tmp_path / "db.sqlite3", **PACED).start()
     game, people = await lucky_game(fake, runner, ("Anna", "Boris", "Clara"), private=False)
-    turns = []  # (when Telegram got the move's answer, the user to act after it)
+    # (when the move was pressed, when Telegram got its answer, the user to act after it)
+    turns = [(0.0, 0.0, game.seats[lucky.current_player(await runner.state(game.id))].user_id)]
     passed = 0
     # Moves faster than the group's pace, so most turns pass on before a ping could go out; the
     # last move passes the turn, so its player (who has not moved since) is due a ping.
     for _ in range(30):
         mover, data = await the_move(runner, game, people, ending=False, passing=True)
+        pressed = time.monotonic()  # the fake's clock
         qid = fake.user_presses(mover.id, GROUP, game.table_msg, data)
         await fake.wait_for(lambda: fake.callback_answer(qid), timeout=10)
         answered = next(r.time for r in fake.calls("answerCallbackQuery") if r.params["callback_query_id"] == qid)
         state = await runner.state(game.id)
         now_to_act = game.seats[lucky.current_player(state)].user_id
         turn_passed = now_to_act != mover.id
-        turns.append((answered, now_to_act))
+        turns.append((pressed, answered, now_to_act))
         passed += turn_passed
         if passed >= 3 and turn_passed:
             break
     await runner.idle(timeout=60)
     mentions = [r for r in fake.calls("sendMessage", GROUP) if (r.params.get("text") or "").startswith("🔔")]
     assert mentions, "the player to act was pinged"
-    # Each ping named the player whose turn it was when it went out (a move is committed before
-    # its answer, so a ping after an answer must name the player after that move).
+    # Each ping named the player whose turn it was when it went out. A move is committed before
+    # its answer goes out (in the background, so a ping may overtake it): a ping after a move's
+    # answer names the player after that move; one between a press and its answer may name the
+    # player before or after it.
     for request in mentions:
-        due = [user for at, user in turns if at < request.time]
-        if due:
-            assert f"tg://user?id={due[-1]}" in request.params["text"], (request.params["text"], turns)
-    assert f"tg://user?id={turns[-1][1]}" in mentions[-1].params["text"], "the player to act now was pinged last"
+        answered = max(k for k, (_, at, _) in enumerate(turns) if k == 0 or at < request.time)
+        pressed = max(k for k, (at, _, _) in enumerate(turns) if k == 0 or at < request.time)
+        due = {turns[k][2] for k in range(answered, pressed + 1)}
+        assert any(f"tg://user?id={user}" in request.params["text"] for user in due), (request.params["text"], turns)
+    assert f"tg://user?id={turns[-1][2]}" in mentions[-1].params["text"], "the player to act now was pinged last"
     await runner.stop()
 
 
