@@ -35,7 +35,7 @@ from bot.rendering import render_picture
 from bot.store import GameStore, Status, make_store
 from bot.timers import Timers
 from bot.web import WebServer
-from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, page_url
+from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, group_link, page_url
 
 if TYPE_CHECKING:
     from bot.standby import Standby  # imports asyncpg: only with PostgreSQL
@@ -177,7 +177,8 @@ class Tablebot:
                                errors=lambda: self.errors.count, database=database_kind(config.db_path),
                                render=self.metrics.timed_drawing(render_picture),
                                webapp_url=page_url(config.webapp_url) if config.webapp_url else "",
-                               webapp_short_name=config.webapp_short_name)
+                               group_link=group_link(application.bot.username, config.webapp_short_name, config.token)
+                               if config.webapp_short_name else None)
         if config.webapp_url:
             self.web.mount(PAGE_PREFIX, build_page(self.core, config.token))
         register(application, self.core.handlers)

@@ -70,7 +70,7 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
                turn_minutes: float = 10, lobby_minutes: int = 30, ping_quiet_seconds: float = 15.0,
                computer_pause: float = COMPUTER_PAUSE, keep_actions_days: float = 0,
                owner_id: int | None = None, errors: Callable[[], int] = lambda: 0, database: str = "SQLite",
-               webapp_url: str = "", webapp_short_name: str = "",
+               webapp_url: str = "", group_link: Callable[[str], str] | None = None,
                render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture) -> Core:
     background = Background()
     changes = Changes()
@@ -80,7 +80,7 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     records = Records(store, background, keep_actions_days=keep_actions_days)
     tables = Tables(book, store, messenger, people, turns, background, bot_username=bot_username, render=render,
                     results_note=records.results_note, webapp_url=webapp_url,
-                    webapp_short_name=webapp_short_name)
+                    group_link=group_link)
     pings = Pings(store, messenger, people, background, quiet_seconds=ping_quiet_seconds)
     changes.subscribe(records.hear)  # recorded first: the results show the ratings it moved
     changes.subscribe(tables.hear)  # the table first: a ping links to the table as it is now

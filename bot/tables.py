@@ -47,12 +47,12 @@ class Tables:
                  background: Background, *, bot_username: str,
                  render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture,
                  results_note: Callable[[Match, str], Awaitable[str]], webapp_url: str = "",
-                 webapp_short_name: str = ""):
+                 group_link: Callable[[str], str] | None = None):
         self.book = book
         # The Mini App (bot/webapp): its page's address, opened from a private message's web_app button,
-        # and its short name, for a t.me link on a group's table.
+        # and the t.me link to it on a group's table, by game id (None: no such link).
         self.webapp_url = webapp_url
-        self.webapp_short_name = webapp_short_name
+        self.group_link = group_link
         # Lines added below a game's results (the rating changes: bot/records.py).
         self.results_note = results_note
         self.render = render  # draws a picture job off the event loop (bot/rendering.py)
@@ -298,17 +298,16 @@ class Tables:
         return view, keyboard.markup(game.short_id, ctx.turn, rows)
 
     def _page_link(self, match: Match, lang: str) -> list[list[Button]]:
-        """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=<game>):
+        """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=…):
         a live board for anyone in the group, and a seated player's own rack and moves. (A solo
         game's table, in the private chat, opens the page with a web_app button.)"""
         game = match.game
         if game.chat_id > 0:  # a game in the private chat: a solo game's table is where it is played
             return self._page_button(match, lang) if len(game.seats) == 1 else []
-        if not self.webapp_short_name:
+        if self.group_link is None:
             return []
         text = t(lang, "🖐 On the board") if match.ui.moves_on_page else t(lang, "👀 Live board")
-        link = f"https://t.me/{self.bot_username}/{self.webapp_short_name}?startapp={game.short_id}"
-        return [[Button(text, url=link)]]
+        return [[Button(text, url=self.group_link(game.short_id))]]
 
     def _page_button(self, match: Match, lang: str) -> list[list[Button]]:
         """A private message's row with the web_app button that opens the page on the game."""

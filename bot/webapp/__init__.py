@@ -21,6 +21,7 @@ from typing import Callable
 
 from aiohttp import web
 
+from bot.webapp import auth
 from bot.webapp.api import PageApi
 
 PREFIX = "/app"
@@ -31,6 +32,13 @@ def build(core, token: str, *, clock: Callable[[], float] = time.time) -> web.Ap
     api = PageApi(core.book, core.door, core.people, token, clock=clock)
     core.changes.subscribe(api.live.hear)
     return api.application()
+
+
+def group_link(bot_username: str, short_name: str, token: str) -> Callable[[str], str]:
+    """The direct link to the Mini App on a group's table, by game id: it opens the live board
+    of that game for anyone in the group (and a seated player's own rack and moves)."""
+    return lambda game_id: (f"https://t.me/{bot_username}/{short_name}"
+                            f"?startapp={auth.watch_param(game_id, token)}")
 
 
 def page_url(webapp_url: str) -> str:

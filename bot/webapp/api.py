@@ -91,8 +91,8 @@ class PageApi:
         return person, user
 
     async def _match(self, request: web.Request, person: Person, user: auth.WebUser):
-        """The game the path names, if this person may look at it: they sit there, or the link
-        they opened the page from named it (a group's table links to its game)."""
+        """The game the path names, if this person may look at it: they sit there, or they
+        opened the page from the game's link on its group's table (``auth.watch_param``)."""
         short = request.match_info["id"]
         if not GAME_ID.fullmatch(short):
             raise _refuse(web.HTTPNotFound, "no such game")
@@ -100,7 +100,7 @@ class PageApi:
         if match is None:
             raise _refuse(web.HTTPNotFound, "no such game")
         seat = match.game.seat_of(person.id)
-        if seat is None and user.start_param != short:
+        if seat is None and auth.watched_game(user.start_param, self._token) != short:
             raise _refuse(web.HTTPForbidden, "not your game")
         return match, seat
 

@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl
 MAX_AGE_SECONDS = 24 * 3600  # an initData older than a day is refused
 CLOCK_SKEW_SECONDS = 300  # a signature "from the future" beyond this is refused too
 MAX_INIT_DATA = 8192
+WATCH_TAG = 16  # hex digits of a watch link's tag: 64 bits
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,22 @@ def sign(fields: dict[str, str], token: str) -> str:
     """The ``hash`` Telegram would put on these (decoded) fields: for tests and the bench."""
     check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
     return hmac.new(secret_key(token), check.encode(), hashlib.sha256).hexdigest()
+
+
+def watch_param(game_id: str, token: str) -> str:
+    """The start parameter of a group table's link to its live board: the game's id and a tag
+    only the bot can make, so that a board is watched from its group's table, never by guessing
+    game ids (Telegram signs whatever start parameter a person opens the app with)."""
+    tag = hmac.new(secret_key(token), b"watch:" + game_id.encode(), hashlib.sha256).hexdigest()[:WATCH_TAG]
+    return f"{game_id}-{tag}"
+
+
+def watched_game(start_param: str | None, token: str) -> str | None:
+    """The game a start parameter made by watch_param lets anyone look at, or None."""
+    game_id, _, _ = (start_param or "").partition("-")
+    if game_id and hmac.compare_digest(watch_param(game_id, token), start_param):
+        return game_id
+    return None
 
 
 def check(raw: str | None, token: str, now: float) -> WebUser | None:

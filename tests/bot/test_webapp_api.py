@@ -11,6 +11,7 @@ import pytest
 
 from engines import genial
 from engines.genial.core import tile_names
+from bot.webapp.auth import watch_param
 from tests.bot.harness import BotRunner, Player, buttons
 from tests.bot.test_genial_e2e import GROUP, start_group_game
 from tests.bot.webapp_client import PageClient, forged, free_port, init_data
@@ -48,7 +49,7 @@ async def test_the_buttons_open_the_page_a_move_from_it_goes_through_the_door(fa
         assert apps == [f"{web.base}/app/?game={game.short_id}"]
     table = fake.message(GROUP, game.table_msg)
     links = [b["url"] for b in buttons(table) if "url" in b]
-    assert f"https://t.me/{fake.bot_username}/{SHORT_NAME}?startapp={game.short_id}" in links
+    assert f"https://t.me/{fake.bot_username}/{SHORT_NAME}?startapp={watch_param(game.short_id, fake.token)}" in links
     assert not any("web_app" in b for b in buttons(table))
 
     mover = match.current
@@ -98,14 +99,20 @@ async def test_refused_requests_change_nothing(fake, web):
         "another bot's": (PageClient(web.base, init_data("1:other", seat.user_id, seat.name)), 401),
         "a stranger": (PageClient(web.base, init_data(fake.token, 999, "Eve")), 403),
         # A watcher linked from the group may look, not move.
-        "a watcher": (PageClient(web.base, init_data(fake.token, 999, "Eve", start_param=game.short_id)), 403),
+        "a watcher": (PageClient(web.base, init_data(fake.token, 999, "Eve",
+                                                     start_param=watch_param(game.short_id, fake.token))), 403),
+        # Game ids are short and counted: a board is watched from its group's link, not by a guess.
+        "a guess": (PageClient(web.base, init_data(fake.token, 999, "Eve", start_param=game.short_id)), 403),
+        "another game's link": (PageClient(web.base, init_data(
+            fake.token, 999, "Eve", start_param=game.short_id + watch_param("zz", fake.token)[2:])), 403),
     }
     for why, (page, code) in refused.items():
         status, _, _ = await page.post(f"/games/{game.short_id}/move", move)
         assert status == code, why
-    for why in ("missing", "forged", "expired", "a stranger"):
+    for why in ("missing", "forged", "expired", "a stranger", "a guess", "another game's link"):
         page, code = refused[why]
         assert (await page.get(f"/games/{game.short_id}"))[0] == code, why
+    assert (await refused["a watcher"][0].get(f"/games/{game.short_id}"))[0] == 200  # looking is fine
     # The seat not to move is refused by the door, in words; a move for another turn too.
     waiting = game.seats[1 - mover]
     status, body, _ = await PageClient(web.base, init_data(fake.token, waiting.user_id, waiting.name)).post(f"/games/{game.short_id}/move", move)

@@ -64,3 +64,13 @@ def test_webapp_url_is_https_or_loopback_http():
     with pytest.raises(ConfigError, match="short name"):
         from_env({**base, "WEBAPP_URL": "https://x.org", "WEBAPP_SHORT_NAME": "a b"})
     assert from_env({**base, "WEBAPP_URL": "https://x.org", "WEBAPP_SHORT_NAME": "board"}).webapp_short_name == "board"
+
+
+def test_a_watch_link_names_its_game_and_no_other():
+    param = auth.watch_param("1z", TOKEN)
+    assert param.startswith("1z-") and len(param) == len("1z-") + 16
+    assert auth.watched_game(param, TOKEN) == "1z"
+    assert auth.watched_game("1z", TOKEN) is None  # a bare id: a guess
+    assert auth.watched_game("2a" + param[2:], TOKEN) is None  # another game's tag
+    assert auth.watched_game(param, "1:another-token") is None  # another bot's
+    assert auth.watched_game(None, TOKEN) is None and auth.watched_game("", TOKEN) is None

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from engines import genial
+from bot.webapp.auth import watch_param
 from tests.bot.browser import MINIMAL_STUB, Phone, chromium, page_url, tap_a_move
 from tests.bot.harness import BotRunner, Player, button_data, buttons, press_until_over, start_game
 from tests.bot.test_startup import launch, stop
@@ -146,7 +147,7 @@ async def test_the_other_games_have_a_live_read_only_board(fake, web, kind):
     rng = random.Random(5)
     await press_until_over(fake, web, game.id, rng, most=3)
     async with chromium() as browser:
-        raw = init_data(fake.token, 999, "Eve", start_param=game.short_id)
+        raw = init_data(fake.token, 999, "Eve", start_param=watch_param(game.short_id, fake.token))
         phone = await Phone.open(browser, f"{web.base}/app/", raw)
         await phone.ready()
         assert await phone.page.locator(".board-panel svg, .board-panel .count").count() > 0

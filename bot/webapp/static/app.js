@@ -90,8 +90,9 @@ function backButton() {
 const controls = { main: mainButton(), back: backButton() };
 
 function wantedGame() {
+  // A group table's link: "<game>-<tag>" (the tag lets a watcher in; the server checks it).
   const start = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
-  if (start) return start;
+  if (start) return start.split("-")[0];
   return new URLSearchParams(location.search).get("game");
 }
 
