@@ -89,11 +89,22 @@ class _Pool:
             with self.lock:
                 if self.closed:
                     raise WorkerDied("stopped")
-                if worker is not None:
-                    self.workers.remove(worker)  # it died: a new one takes its place
+                self._forget(worker)  # it died: a new one takes its place
                 worker = self.local.worker = _Worker()
                 self.workers.append(worker)
-        return worker.run(payload)
+        try:
+            return worker.run(payload)
+        except WorkerDied:
+            # Forgotten now, not when its exit shows: a process that closed its pipes may not be
+            # reaped yet (poll() still None), and the next job would go down the broken pipe.
+            with self.lock:
+                self._forget(worker)
+                self.local.worker = None
+            raise
+
+    def _forget(self, worker: _Worker | None) -> None:
+        if worker in self.workers:
+            self.workers.remove(worker)
 
     def stop(self, timeout: float) -> None:
         with self.lock:
