@@ -180,3 +180,19 @@ async def test_a_solo_game_is_played_on_the_page_from_its_table(fake, web):
     status, moved, _ = await page.post(f"/games/{game.short_id}/move",
                                        {"turn": found["turn"], "action": found["placements"][0]["code"]})
     assert status == 200 and moved["moved"]
+
+
+async def test_a_game_view_is_built_once_per_etag(fake, web, monkeypatch):
+    """Every page on a game asks for it after the same move: the JSON is made once per ETag
+    (game, version, seat, language), and a seat's view is never served to another seat."""
+    from bot.webapp import views
+    built = []
+    real = views.game_json
+    monkeypatch.setattr(views, "game_json", lambda match, seat, lang: built.append(seat) or real(match, seat, lang))
+    game, _ = await start_group_game(fake, web, 2)
+    pages = [PageClient(web.base, init_data(fake.token, s.user_id, s.name)) for s in game.seats]
+    answers = [await pages[i].get(f"/games/{game.short_id}") for i in (0, 0, 1, 1)]
+    assert all(status == 200 for status, _, _ in answers)
+    assert answers[0][1:] == answers[1][1:] and answers[2][1:] == answers[3][1:]
+    assert [a[1]["seat"] for a in answers] == [0, 0, 1, 1]
+    assert sorted(built) == [0, 1]
