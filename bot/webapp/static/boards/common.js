@@ -3,7 +3,7 @@
 
 import { html } from "../svg.js";
 
-const MEDALS = ["🥇", "🥈", "🥉"];
+export const MEDALS = ["🥇", "🥈", "🥉"];
 
 export function frame(root) {
   const wrap = html("div", { class: "readonly" }, root);

@@ -38,6 +38,7 @@ export function mount(root, page) {
     parts.board.replaceChildren();
     drawPiles(v);
     const counts = html("div", { class: "row" }, parts.board);
+    html("span", { class: "hint-inline" }, counts, t("Piles per colour:"));
     for (const colour of v.colours) count(counts, chip(colour, 18), v.piles_by_colour[colour]);
     parts.players.replaceChildren();
     v.supplies.forEach((supply, seat) => {

@@ -5,12 +5,12 @@
 
 import { COLOURS, SHAPES, chip, el, hexPoints, html, shape } from "../svg.js";
 import { Zoom } from "../zoom.js";
+import { MEDALS, name } from "./common.js";
 
 const SIZE = 10; // a cell's radius in board units
 const SQRT3 = Math.sqrt(3);
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 const ANGLES = [0, -60, -120, 180, 120, 60];
-const MEDALS = ["🥇", "🥈", "🥉"];
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
 const centre = ([q, r]) => [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
@@ -120,7 +120,7 @@ export function mount(root, page) {
   }
 
   function holderName(view, h) {
-    return view.scores[h].seats.map((s) => game.names[s] + (game.computers[s] ? " 🤖" : "")).join(" + ");
+    return view.scores[h].seats.map((s) => name(game, s)).join(" + ");
   }
 
   function drawTracks(view) {

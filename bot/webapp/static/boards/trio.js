@@ -1,12 +1,10 @@
 // Trio, read-only: the tiles on the table (each symbol a coloured shape), the last tile rimmed,
 // the die, the pool and how many tiles each player holds. Hands stay secret.
 
-import { el, html, shape } from "../svg.js";
+import { COLOURS, el, html, shape } from "../svg.js";
 import { frame, playerCard, status, story } from "./common.js";
 
 const CELL = 30;
-const COLOURS = { red: "#d63031", blue: "#286ec8", yellow: "#f0c81e" };
-const SHAPE = { hexagon: "hexagon", circle: "circle", star: "star" };
 
 export function mount(root, page) {
   const { t } = page;
@@ -27,7 +25,7 @@ export function mount(root, page) {
     for (const [x, y, symbol] of v.cells) {
       const [colour, form] = symbol.split("-");
       const [px, py] = at(x, y);
-      shape(svg, SHAPE[form] || "circle", px + CELL / 2, py + CELL / 2, CELL * 0.32, { fill: COLOURS[colour] || "#888", stroke: "#222", width: 0.8 });
+      shape(svg, form, px + CELL / 2, py + CELL / 2, CELL * 0.32, { fill: COLOURS[colour] || "#888", stroke: "#222", width: 0.8 });
     }
     if (v.last) {
       const [a, b] = v.last.cells.map(([x, y]) => at(x, y));
