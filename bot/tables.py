@@ -8,10 +8,8 @@ its caption is edited). A job whose game has gone (finished and shown, cancelled
 """
 from __future__ import annotations
 
-import html
 import json
 import logging
-import re
 from typing import Any, Awaitable, Callable
 
 from engines import registry
@@ -19,7 +17,7 @@ from bot import keyboard
 from bot.background import Background, TryLater, table_key
 from bot.book import GameBook, Match
 from bot.changes import Change, Closed, Finished, Moved, SeatChanged, Shown, Started
-from bot.games.base import View
+from bot.games.base import View, plain_text
 from bot.i18n import t
 from bot.keyboard import Button
 from bot.lobby_view import LobbyNote, lobby_message
@@ -155,7 +153,7 @@ class Tables:
         lines = match.ui.story(match.ctx(lang), events)
         if not lines:
             return None
-        return "✓ " + " ".join(html.unescape(re.sub(r"<[^>]*>", "", line)) for line in lines)
+        return "✓ " + " ".join(plain_text(line) for line in lines)
 
     async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
         """A button was pressed on a message of this game the bot lost track of (its post timed

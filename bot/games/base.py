@@ -33,10 +33,14 @@ CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # in UTF-16 units of the text after
 CAPTION_BUDGET = 1000  # what a table's caption aims at, a little under the limit
 
 
+def plain_text(text: str) -> str:
+    """An HTML text as the text it shows (its tags dropped, its entities read)."""
+    return html.unescape(re.sub(r"<[^>]*>", "", text))
+
+
 def plain_len(text: str) -> int:
     """Length of an HTML text as Telegram counts it (UTF-16 units of what is shown)."""
-    plain = html.unescape(re.sub(r"<[^>]*>", "", text))
-    return len(plain.encode("utf-16-le")) // 2
+    return len(plain_text(text).encode("utf-16-le")) // 2
 
 
 def fits_caption(text: str) -> bool:

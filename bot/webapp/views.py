@@ -7,22 +7,14 @@ engine too: the page only draws what the server says.
 """
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 from engines import genial, registry
 from engines.genial.core import tile_names
 from bot.book import Match
+from bot.games.base import plain_text
 from bot.store import Status
 from bot.texts import game_name
-
-_TAG = re.compile(r"<[^>]*>")
-
-
-def plain(line: str) -> str:
-    """A caption line (HTML) as the text it shows: the page sets it as text, never as markup."""
-    return html.unescape(_TAG.sub("", line))
 
 
 def etag(match: Match, seat: int | None, lang: str) -> str:
@@ -42,7 +34,8 @@ def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
     story: list[str] = []
     if match.state is not None:
         view = match.eng.view(match.state, seat if own else None)
-        story = [plain(line) for line in match.ui.story(ctx, game.last_events)]
+        # The page sets each line as text, never as markup.
+        story = [plain_text(line) for line in match.ui.story(ctx, game.last_events)]
     current = match.current
     return {
         "id": game.short_id,
