@@ -12,22 +12,17 @@ import pytest
 from engines import genial
 from engines.genial.core import tile_names
 from bot.webapp.auth import watch_param
-from tests.bot.harness import BotRunner, Player, buttons
+from tests.bot.harness import Player, buttons
 from tests.bot.test_genial_e2e import GROUP, start_group_game
-from tests.bot.webapp_client import PageClient, forged, free_port, init_data
+from tests.bot.webapp_client import PageClient, bot_with_page, forged, init_data
 
 SHORT_NAME = "board"
 
 
 @pytest.fixture
 async def web(fake, tmp_path):
-    port = free_port()
-    runner = BotRunner(fake, tmp_path / "tablebot.sqlite3", port=port, webapp_url=f"http://127.0.0.1:{port}",
-                       webapp_short_name=SHORT_NAME)
-    await runner.start()
-    runner.base = f"http://127.0.0.1:{port}"
-    yield runner
-    await runner.stop()
+    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3", webapp_short_name=SHORT_NAME) as runner:
+        yield runner
 
 
 def page_of(runner, fake, user_id: int, **kw) -> PageClient:

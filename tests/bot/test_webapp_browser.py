@@ -13,20 +13,16 @@ import pytest
 from engines import genial
 from bot.webapp.auth import watch_param
 from tests.bot.browser import MINIMAL_STUB, Phone, chromium, page_url, tap_a_move
-from tests.bot.harness import BotRunner, Player, button_data, buttons, press_until_over, start_game
+from tests.bot.harness import Player, button_data, buttons, press_until_over, start_game
 from tests.bot.test_startup import launch, stop
 from tests.bot.test_genial_e2e import GROUP, play_turn, start_group_game
-from tests.bot.webapp_client import forged, free_port, init_data
+from tests.bot.webapp_client import bot_with_page, forged, free_port, init_data
 
 
 @pytest.fixture
 async def web(fake, tmp_path):
-    port = free_port()
-    runner = BotRunner(fake, tmp_path / "tablebot.sqlite3", port=port, webapp_url=f"http://127.0.0.1:{port}")
-    await runner.start()
-    runner.base = f"http://127.0.0.1:{port}"
-    yield runner
-    await runner.stop()
+    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3") as runner:
+        yield runner
 
 
 def assert_only_own_rack(phone: Phone, seat: int) -> None:

@@ -5,17 +5,32 @@ from __future__ import annotations
 import json
 import socket
 import time
+from contextlib import asynccontextmanager
 from urllib.parse import quote
 
 import aiohttp
 
 from bot.webapp import auth
+from tests.bot.harness import BotRunner
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@asynccontextmanager
+async def bot_with_page(fake, db, **options):
+    """The bot running with its Mini App on a free local port; ``runner.base`` is its address."""
+    port = free_port()
+    runner = BotRunner(fake, db, port=port, webapp_url=f"http://127.0.0.1:{port}", **options)
+    await runner.start()
+    runner.base = f"http://127.0.0.1:{port}"
+    try:
+        yield runner
+    finally:
+        await runner.stop()
 
 
 def init_data(token: str, user_id: int, first_name: str, *, lang: str = "en", start_param: str | None = None,
