@@ -21,7 +21,6 @@ from engines import registry
 from bot import keyboard
 from bot.book import GameBook
 from bot.door import Door, Where
-from bot.names import clean
 from bot.people import People, Person
 from bot.store import from_base36
 from bot.texts import game_name
@@ -177,7 +176,7 @@ def _summary(match, user_id: int, lang: str) -> dict:
     game = match.game
     return {"id": game.short_id, "kind": game.kind, "title": game_name(registry.info(game.kind), lang),
             "seat": game.seat_of(user_id), "turn": match.turn,
-            "current": match.current, "names": [clean(s.name) for s in game.seats]}
+            "current": match.current, "names": match.ctx(lang).plain_names}
 
 
 def _dumps(data: dict) -> str:
