@@ -35,7 +35,7 @@ WAIT_SECONDS = 25.0  # a live request is answered at the latest after this (prox
 GAME_ID = re.compile(r"[0-9a-z]{1,12}")
 ACTION = re.compile(r"[A-Za-z0-9]{1,16}")
 MAX_BODY = 1024
-VIEWS_KEPT = 256  # game views kept serialized, by ETag
+VIEWS_KEPT = 256  # game views kept, by ETag
 # The page may load Telegram's script and nothing else from elsewhere.
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
@@ -52,7 +52,7 @@ class PageApi:
         self.live = Live()
         self.limits = RateLimit()
         # A game's JSON by ETag: every page on a game wakes on the same move and asks for it.
-        self._views: OrderedDict[str, str] = OrderedDict()
+        self._views: OrderedDict[str, dict] = OrderedDict()
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=MAX_BODY)
@@ -130,18 +130,19 @@ class PageApi:
                 tag = views.etag(match, seat, person.lang)
             if request.headers.get("If-None-Match") == tag:
                 return web.Response(status=304, headers={"ETag": tag})
-        return _response(self._view(match, seat, person.lang, tag), headers={"ETag": tag})
+        return _json(self._view(match, seat, person.lang, tag), headers={"ETag": tag})
 
-    def _view(self, match, seat: int | None, lang: str, tag: str) -> str:
-        """``views.game_json`` serialized, once per ETag (which names everything it depends on)."""
-        text = self._views.get(tag)
-        if text is None:
-            text = self._views[tag] = _dumps(views.game_json(match, seat, lang))
+    def _view(self, match, seat: int | None, lang: str, tag: str | None = None) -> dict:
+        """``views.game_json``, made once per ETag (which names everything it depends on)."""
+        tag = tag or views.etag(match, seat, lang)
+        data = self._views.get(tag)
+        if data is None:
+            data = self._views[tag] = views.game_json(match, seat, lang)
             if len(self._views) > VIEWS_KEPT:
                 self._views.popitem(last=False)
         else:
             self._views.move_to_end(tag)
-        return text
+        return data
 
     async def placements(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)
@@ -168,7 +169,7 @@ class PageApi:
         answer = await self.door.press(person, Where(None, None, page=True), data)
         match = await self.book.load(match.id) or match
         moved = answer.outcome == "moved"
-        return _json({"moved": moved, "text": answer.text, "game": views.game_json(match, seat, person.lang)},
+        return _json({"moved": moved, "text": answer.text, "game": self._view(match, seat, person.lang)},
                      status=200 if moved else 409)
 
 
@@ -179,16 +180,9 @@ def _summary(match, user_id: int, lang: str) -> dict:
             "current": match.current, "names": match.ctx(lang).plain_names}
 
 
-def _dumps(data: dict) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _response(text: str, *, status: int = 200, headers: dict | None = None) -> web.Response:
-    return web.json_response(text=text, status=status, headers={"Cache-Control": "no-store", **(headers or {})})
-
-
 def _json(data: dict, *, status: int = 200, headers: dict | None = None) -> web.Response:
-    return _response(_dumps(data), status=status, headers=headers)
+    return web.json_response(data, status=status, headers={"Cache-Control": "no-store", **(headers or {})},
+                             dumps=lambda d: json.dumps(d, ensure_ascii=False, separators=(",", ":")))
 
 
 def _refuse(kind, reason: str) -> web.HTTPException:
