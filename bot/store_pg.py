@@ -22,8 +22,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion, StoreError
-from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, INSERT_SERIES, MIGRATE_CHAT, MIGRATIONS,
+from bot.store import Game, PlaceTaken, Seat, StaleVersion, StoreError
+from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
                            SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
 
 CONNECT_SECONDS = 5.0  # a server that does not answer by then is reported, not waited for
@@ -207,6 +207,9 @@ class PostgresStore(SqlStore):
 
     # ---- what needs an id the database gives -----------------------------------------------
 
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        return await self.pool.fetchval(numbered(sql + " RETURNING id"), *params)
+
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
         now = time.time()
@@ -232,9 +235,3 @@ class PostgresStore(SqlStore):
         for chat_id in (old_chat_id, new_chat_id):
             self._forget(self._chats, chat_id)
         return ids
-
-    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
-        points = {str(u): 0 for u in users}
-        sid = await self.pool.fetchval(numbered(INSERT_SERIES + " RETURNING id"), chat_id, kind, total,
-                                       json.dumps(users), json.dumps(points), time.time())
-        return Series(sid, chat_id, kind, total, 0, users, points)

@@ -5,8 +5,8 @@ every method that is one statement or one query, written once in the SQL both da
 Statements use ``?`` placeholders (SQLite's); the PostgreSQL store numbers them (``$1``…) and
 translates the column types of the migrations (see ``store_pg.postgres_ddl``), so both databases
 have the same tables, columns and schema versions. A store built on :class:`SqlStore` supplies the
-few primitives at the bottom of it: reading rows, reading games with their seats, and running
-statements as one transaction.
+few primitives at the bottom of it: reading rows, reading games with their seats, running
+statements as one transaction, and inserting a row whose id the database numbers.
 """
 from __future__ import annotations
 
@@ -232,6 +232,10 @@ class SqlStore:
         committed and the answer is None."""
         raise NotImplementedError
 
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        """One INSERT of a row whose ``id`` the database numbers, committed; that id."""
+        raise NotImplementedError
+
     # ---- games ---------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -413,6 +417,12 @@ class SqlStore:
         await self.set_chat(chat_id, settings=settings)
 
     # ---- series ------------------------------------------------------------------------
+
+    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
+        points = {str(u): 0 for u in users}
+        sid = await self._insert_id(INSERT_SERIES, (chat_id, kind, total, json.dumps(users), json.dumps(points),
+                                                    time.time()))
+        return Series(sid, chat_id, kind, total, 0, users, points)
 
     async def series(self, series_id: int) -> Series | None:
         rows = await self._rows(

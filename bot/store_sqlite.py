@@ -21,8 +21,8 @@ from typing import Any, Callable, TypeVar
 
 import aiosqlite
 
-from bot.store import Game, PlaceTaken, Seat, Series, StoreError
-from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, INSERT_SERIES, MIGRATE_CHAT, MIGRATIONS,
+from bot.store import Game, PlaceTaken, Seat, StoreError
+from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
                            SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
 
 T = TypeVar("T")
@@ -303,6 +303,9 @@ class SqliteStore(SqlStore):
         except Unchanged:
             return None
 
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        return await self._transaction(lambda conn: conn.execute(sql, params).lastrowid)
+
     # ---- games -------------------------------------------------------------------------
 
     def _games(self, conn: sqlite3.Connection, where: str, params: tuple = ()) -> list[Game]:
@@ -344,9 +347,3 @@ class SqliteStore(SqlStore):
         for chat_id in (old_chat_id, new_chat_id):
             self._forget(self._chats, chat_id)
         return ids
-
-    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
-        points = {str(u): 0 for u in users}
-        sid = await self._transaction(lambda conn: conn.execute(
-            INSERT_SERIES, (chat_id, kind, total, json.dumps(users), json.dumps(points), time.time())).lastrowid)
-        return Series(sid, chat_id, kind, total, 0, users, points)
