@@ -24,7 +24,7 @@ import asyncpg
 
 from bot.store import Game, PlaceTaken, Seat, StaleVersion, StoreError
 from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
+                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
 
 CONNECT_SECONDS = 5.0  # a server that does not answer by then is reported, not waited for
 PING_SECONDS = 5.0
@@ -110,16 +110,12 @@ class PostgresStore(SqlStore):
             tables = sorted(await conn.fetchval(
                 "SELECT COALESCE(array_agg(tablename::text), '{}') FROM pg_tables WHERE schemaname = current_schema()"))
             if tables and "schema_version" not in tables:
-                raise StoreError(f"{describe(self.url)} holds another program's tables ({', '.join(tables[:4])}"
-                                 f"{', …' if len(tables) > 4 else ''}), not tablebot's: give tablebot a database "
-                                 "of its own (createdb)")
+                raise StoreError(f"{describe(self.url)} holds another program's tables ({few(tables)}), not "
+                                 "tablebot's: give tablebot a database of its own (createdb)")
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
             current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
             if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{describe(self.url)} was written by a newer version of tablebot (schema {current}; this "
-                    f"version knows up to {len(MIGRATIONS)}): run the newer version, or restore a backup made "
-                    "before the upgrade")
+                raise newer_schema(describe(self.url), current)
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number > current:
                     await conn.execute(postgres_ddl(script))

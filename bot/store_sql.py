@@ -15,7 +15,8 @@ import json
 import time
 from typing import Any, Callable, Iterable
 
-from bot.store import Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series, StaleVersion, User
+from bot.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series, StaleVersion,
+                       StoreError, User)
 
 # Schema versions: migration n (counted from 1) brings a database from version n-1 to n. Written
 # for SQLite; PostgreSQL runs the same text with its column types (INTEGER is 64 bits in SQLite).
@@ -176,6 +177,18 @@ MIGRATE_CHAT = [
     "INSERT INTO chats (chat_id, lang, settings, title) SELECT CAST(? AS BIGINT), lang, settings, title FROM chats "
     "WHERE chat_id=? ON CONFLICT (chat_id) DO NOTHING",
 ]
+
+
+def few(names: list[str], most: int = 4) -> str:
+    """The first few names, for a one-line error: «a, b, c, d, …»."""
+    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
+
+
+def newer_schema(where: str, version: int) -> StoreError:
+    """The refusal of a database written by a newer version of the bot (``where``: the file, or the
+    server and database)."""
+    return StoreError(f"{where} was written by a newer version of tablebot (schema {version}; this version knows "
+                      f"up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
 
 
 def game_from_row(row: Iterable[Any]) -> Game:

@@ -23,7 +23,7 @@ import aiosqlite
 
 from bot.store import Game, PlaceTaken, Seat, StoreError
 from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
+                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
 
 T = TypeVar("T")
 
@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 
 BUSY_SECONDS = 5.0  # a write waits this long for another connection's lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
-
-def _few(names: list[str], most: int = 4) -> str:
-    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
-
 
 def _check_path(path: str) -> None:
     """What can be told from the file system before SQLite opens the file."""
@@ -172,18 +168,16 @@ class SqliteStore(SqlStore):
         tables = sorted(row[0] for row in await cur.fetchall())
         if tables and "schema_version" not in tables:
             raise StoreError(
-                f"{self.path} is the database of another program (its tables: {_few(tables)}), not tablebot's: "
+                f"{self.path} is the database of another program (its tables: {few(tables)}), not tablebot's: "
                 "point TABLEBOT_DB at a file of its own (a new file is created)")
         if not tables:
             return  # a new, empty database
         version = await self.schema_version()
         if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path} was written by a newer version of tablebot (schema {version}; this version "
-                f"knows up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
+            raise newer_schema(self.path, version)
         if version >= 1 and "games" not in tables:
             raise StoreError(
-                f"{self.path} has a tablebot schema version but no games table (its tables: {_few(tables)}): "
+                f"{self.path} has a tablebot schema version but no games table (its tables: {few(tables)}): "
                 "restore it from a backup, or point TABLEBOT_DB at a new file")
 
     async def _check_writable(self) -> None:
