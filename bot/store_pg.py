@@ -219,15 +219,10 @@ class PostgresStore(SqlStore):
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        """Re-key every game and the chat row of a group that became a supergroup."""
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         async with self.pool.acquire() as conn, conn.transaction():
             ids = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE chat_id=$1 ORDER BY id FOR UPDATE",
                                                   old_chat_id)]
             for sql in MIGRATE_CHAT:
                 await conn.execute(numbered(sql), new_chat_id, old_chat_id)
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
         return ids

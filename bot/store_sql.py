@@ -249,6 +249,10 @@ class SqlStore:
         """One INSERT of a row whose ``id`` the database numbers, committed; that id."""
         raise NotImplementedError
 
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """``MIGRATE_CHAT`` as one transaction; the ids of the games it moved."""
+        raise NotImplementedError
+
     # ---- games ---------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -325,6 +329,15 @@ class SqlStore:
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         return await self._rows("SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """Re-key every game and the chat row of a group that became a supergroup."""
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
+        ids = await self._rekey_chat(old_chat_id, new_chat_id)
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
+        return ids
 
     # ---- users and chats ---------------------------------------------------------------
 

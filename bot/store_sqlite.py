@@ -328,16 +328,10 @@ class SqliteStore(SqlStore):
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        """Re-key every game and the chat row of a group that became a supergroup."""
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         def migrate(conn: sqlite3.Connection) -> list[int]:
             ids = [r[0] for r in conn.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))]
             for sql in MIGRATE_CHAT:
                 conn.execute(sql, (new_chat_id, old_chat_id))
             return ids
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
-        ids = await self._transaction(migrate)
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
-        return ids
+        return await self._transaction(migrate)
