@@ -381,25 +381,18 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server) -> list[tupl
     on = " on PostgreSQL" if db == "postgresql" else ""
     label = f"{game}{on}, {args.groups} groups, {rate:.0f} presses/s"
     return [
-        (f"Join burst{on} ({args.groups} presses at once): press → answer p50 / p99", m["join"]["p50"],
-         f"ms / {m['join']['p99']:.1f} ms"),
+        _p50_p99(f"Join burst{on} ({args.groups} presses at once): press → answer", m["join"]["p50"],
+                 m["join"]["p99"]),
         (f"Start storm{on} ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
         (f"Start storm{on}: p99", m["start"]["p99"], "ms"),
         (f"Start storm{on}: max", m["start"]["max"], "ms"),
-        (f"Start storm{on}:   of which waiting to be fetched, p50 / p99", m["start"]["fetch_p50"],
-         f"ms / {m['start']['fetch_p99']:.1f} ms"),
-        (f"Start storm{on}:   of which fetched → answered, p50 / p99", m["start"]["handle_p50"],
-         f"ms / {m['start']['handle_p99']:.1f} ms"),
+        *_fetched_and_answered(f"Start storm{on}", m["start"]),
         (f"Start storm{on}: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
         (f"Start storm{on}: never answered", float(m["start"]["unanswered"]), "presses"),
         (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
         (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
-        (f"{label}:   of which waiting to be fetched, p50 / p99", m["press"]["fetch_p50"],
-         f"ms / {m['press']['fetch_p99']:.1f} ms"),
-        (f"{label}:   of which fetched → answered, p50 / p99", m["press"]["handle_p50"],
-         f"ms / {m['press']['handle_p99']:.1f} ms"),
-        (f"{label}: press → its chat shows the result, p50 / p99", _ms(m["shown"], 0.5),
-         f"ms / {_ms(m['shown'], 0.99):.1f} ms"),
+        *_fetched_and_answered(label, m["press"]),
+        _p50_p99(f"{label}: press → its chat shows the result,", _ms(m["shown"], 0.5), _ms(m["shown"], 0.99)),
         (f"{label}: presses", float(m["press"]["n"]), "presses"),
         (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
         (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
@@ -412,6 +405,16 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server) -> list[tupl
         (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
     ]
 
+
+def _p50_p99(what: str, p50: float, p99: float) -> tuple[str, float, str]:
+    """One row of two figures: «<what> p50 / p99   12.00 ms / 34.5 ms»."""
+    return f"{what} p50 / p99", p50, f"ms / {p99:.1f} ms"
+
+
+def _fetched_and_answered(what: str, phase: dict) -> list[tuple[str, float, str]]:
+    """A phase's press → answer time split in two: waiting to be fetched, and fetched → answered."""
+    return [_p50_p99(f"{what}:   of which waiting to be fetched,", phase["fetch_p50"], phase["fetch_p99"]),
+            _p50_p99(f"{what}:   of which fetched → answered,", phase["handle_p50"], phase["handle_p99"])]
 
 
 def main(argv: list[str]) -> int:

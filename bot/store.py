@@ -119,7 +119,7 @@ class Game:
 
     @property
     def host_name(self) -> str:
-        return next((s.name for s in self.seats if s.user_id == self.host_id), "?")
+        return self.name_of(self.host_id, "?")
 
     def name_of(self, user_id: int, default: str) -> str:
         """The person's name at this table (the group's language, told apart from the others'),

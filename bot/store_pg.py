@@ -22,9 +22,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import Game, PlaceTaken, Seat, Series, StaleVersion, StoreError
-from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, INSERT_SERIES, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
+from bot.store import Game, PlaceTaken, Seat, StaleVersion, StoreError
+from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
+                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
 
 CONNECT_SECONDS = 5.0  # a server that does not answer by then is reported, not waited for
 PING_SECONDS = 5.0
@@ -110,16 +110,12 @@ class PostgresStore(SqlStore):
             tables = sorted(await conn.fetchval(
                 "SELECT COALESCE(array_agg(tablename::text), '{}') FROM pg_tables WHERE schemaname = current_schema()"))
             if tables and "schema_version" not in tables:
-                raise StoreError(f"{describe(self.url)} holds another program's tables ({', '.join(tables[:4])}"
-                                 f"{', …' if len(tables) > 4 else ''}), not tablebot's: give tablebot a database "
-                                 "of its own (createdb)")
+                raise StoreError(f"{describe(self.url)} holds another program's tables ({few(tables)}), not "
+                                 "tablebot's: give tablebot a database of its own (createdb)")
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
             current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
             if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{describe(self.url)} was written by a newer version of tablebot (schema {current}; this "
-                    f"version knows up to {len(MIGRATIONS)}): run the newer version, or restore a backup made "
-                    "before the upgrade")
+                raise newer_schema(describe(self.url), current)
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number > current:
                     await conn.execute(postgres_ddl(script))
@@ -207,6 +203,9 @@ class PostgresStore(SqlStore):
 
     # ---- what needs an id the database gives -----------------------------------------------
 
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        return await self.pool.fetchval(numbered(sql + " RETURNING id"), *params)
+
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
         now = time.time()
@@ -220,21 +219,10 @@ class PostgresStore(SqlStore):
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        """Re-key every game and the chat row of a group that became a supergroup."""
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         async with self.pool.acquire() as conn, conn.transaction():
             ids = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE chat_id=$1 ORDER BY id FOR UPDATE",
                                                   old_chat_id)]
             for sql in MIGRATE_CHAT:
                 await conn.execute(numbered(sql), new_chat_id, old_chat_id)
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
         return ids
-
-    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
-        points = {str(u): 0 for u in users}
-        sid = await self.pool.fetchval(numbered(INSERT_SERIES + " RETURNING id"), chat_id, kind, total,
-                                       json.dumps(users), json.dumps(points), time.time())
-        return Series(sid, chat_id, kind, total, 0, users, points)

@@ -5,8 +5,8 @@ every method that is one statement or one query, written once in the SQL both da
 Statements use ``?`` placeholders (SQLite's); the PostgreSQL store numbers them (``$1``…) and
 translates the column types of the migrations (see ``store_pg.postgres_ddl``), so both databases
 have the same tables, columns and schema versions. A store built on :class:`SqlStore` supplies the
-few primitives at the bottom of it: reading rows, reading games with their seats, and running
-statements as one transaction.
+few primitives at the bottom of it: reading rows, reading games with their seats, running
+statements as one transaction, and inserting a row whose id the database numbers.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import json
 import time
 from typing import Any, Callable, Iterable
 
-from bot.store import Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series, StaleVersion, User
+from bot.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series, StaleVersion,
+                       StoreError, User)
 
 # Schema versions: migration n (counted from 1) brings a database from version n-1 to n. Written
 # for SQLite; PostgreSQL runs the same text with its column types (INTEGER is 64 bits in SQLite).
@@ -178,6 +179,18 @@ MIGRATE_CHAT = [
 ]
 
 
+def few(names: list[str], most: int = 4) -> str:
+    """The first few names, for a one-line error: «a, b, c, d, …»."""
+    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
+
+
+def newer_schema(where: str, version: int) -> StoreError:
+    """The refusal of a database written by a newer version of the bot (``where``: the file, or the
+    server and database)."""
+    return StoreError(f"{where} was written by a newer version of tablebot (schema {version}; this version knows "
+                      f"up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
+
+
 def game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
      table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version) = row
@@ -230,6 +243,14 @@ class SqlStore:
         """The statements as one transaction (a list of parameter tuples: the statement once for
         each); the rows each changed. ``guarded``: when the first changes no row, nothing is
         committed and the answer is None."""
+        raise NotImplementedError
+
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        """One INSERT of a row whose ``id`` the database numbers, committed; that id."""
+        raise NotImplementedError
+
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """``MIGRATE_CHAT`` as one transaction; the ids of the games it moved."""
         raise NotImplementedError
 
     # ---- games ---------------------------------------------------------------------------
@@ -308,6 +329,15 @@ class SqlStore:
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         return await self._rows("SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """Re-key every game and the chat row of a group that became a supergroup."""
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
+        ids = await self._rekey_chat(old_chat_id, new_chat_id)
+        for chat_id in (old_chat_id, new_chat_id):
+            self._forget(self._chats, chat_id)
+        return ids
 
     # ---- users and chats ---------------------------------------------------------------
 
@@ -413,6 +443,12 @@ class SqlStore:
         await self.set_chat(chat_id, settings=settings)
 
     # ---- series ------------------------------------------------------------------------
+
+    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
+        points = {str(u): 0 for u in users}
+        sid = await self._insert_id(INSERT_SERIES, (chat_id, kind, total, json.dumps(users), json.dumps(points),
+                                                    time.time()))
+        return Series(sid, chat_id, kind, total, 0, users, points)
 
     async def series(self, series_id: int) -> Series | None:
         rows = await self._rows(

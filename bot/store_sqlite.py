@@ -21,9 +21,9 @@ from typing import Any, Callable, TypeVar
 
 import aiosqlite
 
-from bot.store import Game, PlaceTaken, Seat, Series, StoreError
-from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, INSERT_SERIES, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, game_from_row)
+from bot.store import Game, PlaceTaken, Seat, StoreError
+from bot.store_sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
+                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
 
 T = TypeVar("T")
 
@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 
 BUSY_SECONDS = 5.0  # a write waits this long for another connection's lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
-
-def _few(names: list[str], most: int = 4) -> str:
-    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
-
 
 def _check_path(path: str) -> None:
     """What can be told from the file system before SQLite opens the file."""
@@ -172,18 +168,16 @@ class SqliteStore(SqlStore):
         tables = sorted(row[0] for row in await cur.fetchall())
         if tables and "schema_version" not in tables:
             raise StoreError(
-                f"{self.path} is the database of another program (its tables: {_few(tables)}), not tablebot's: "
+                f"{self.path} is the database of another program (its tables: {few(tables)}), not tablebot's: "
                 "point TABLEBOT_DB at a file of its own (a new file is created)")
         if not tables:
             return  # a new, empty database
         version = await self.schema_version()
         if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path} was written by a newer version of tablebot (schema {version}; this version "
-                f"knows up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
+            raise newer_schema(self.path, version)
         if version >= 1 and "games" not in tables:
             raise StoreError(
-                f"{self.path} has a tablebot schema version but no games table (its tables: {_few(tables)}): "
+                f"{self.path} has a tablebot schema version but no games table (its tables: {few(tables)}): "
                 "restore it from a backup, or point TABLEBOT_DB at a new file")
 
     async def _check_writable(self) -> None:
@@ -303,6 +297,9 @@ class SqliteStore(SqlStore):
         except Unchanged:
             return None
 
+    async def _insert_id(self, sql: str, params: tuple) -> int:
+        return await self._transaction(lambda conn: conn.execute(sql, params).lastrowid)
+
     # ---- games -------------------------------------------------------------------------
 
     def _games(self, conn: sqlite3.Connection, where: str, params: tuple = ()) -> list[Game]:
@@ -331,22 +328,10 @@ class SqliteStore(SqlStore):
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        """Re-key every game and the chat row of a group that became a supergroup."""
+    async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         def migrate(conn: sqlite3.Connection) -> list[int]:
             ids = [r[0] for r in conn.execute("SELECT id FROM games WHERE chat_id=?", (old_chat_id,))]
             for sql in MIGRATE_CHAT:
                 conn.execute(sql, (new_chat_id, old_chat_id))
             return ids
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
-        ids = await self._transaction(migrate)
-        for chat_id in (old_chat_id, new_chat_id):
-            self._forget(self._chats, chat_id)
-        return ids
-
-    async def create_series(self, chat_id: int, kind: str, total: int, users: list[int]) -> Series:
-        points = {str(u): 0 for u in users}
-        sid = await self._transaction(lambda conn: conn.execute(
-            INSERT_SERIES, (chat_id, kind, total, json.dumps(users), json.dumps(points), time.time())).lastrowid)
-        return Series(sid, chat_id, kind, total, 0, users, points)
+        return await self._transaction(migrate)

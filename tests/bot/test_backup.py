@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from tests.bot.harness import BotRunner, Player, button_data
+from tests.bot.test_cli import run_bot
 from tests.bot.test_lucky_e2e import GROUP, open_lobby, play_by_buttons
 from tests.bot.test_startup import read_only
 
@@ -23,8 +24,7 @@ def env_for(db) -> dict[str, str]:
 
 
 def run_backup(db, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bot", "backup", *map(str, args)], cwd=ROOT, env=env_for(db),
-                          capture_output=True, text=True, timeout=30)
+    return run_bot(["backup", *map(str, args)], {"TABLEBOT_DB": str(db)})
 
 
 def contents(path) -> dict:
