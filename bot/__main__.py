@@ -13,7 +13,7 @@ import signal
 import sys
 
 from bot.config import ConfigError, from_env
-from bot.logs import network_failure, setup_logging
+from bot.logs import network_failure, one_line, setup_logging
 
 log = logging.getLogger("tablebot")
 
@@ -333,8 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, StoreError) as exc:
             return _fail(str(exc))
         for row in rows:
-            # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
-            print(json.dumps(row, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+            print(one_line(json.dumps(row, ensure_ascii=False)))
         return 0
     return run()
 

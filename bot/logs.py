@@ -42,6 +42,12 @@ def ids(game) -> dict:
     return {"chat_id": game.chat_id, "game_id": game.id}
 
 
+def one_line(json_text: str) -> str:
+    """JSON text with U+2028/2029 escaped: valid inside JSON, but they split the line for
+    readers that split on them (a JSON log line, a line of ``python -m bot status``)."""
+    return json_text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def network_failure(exc: BaseException | None) -> str | None:
     """A short name for a network failure (``ConnectError``, ``timed out``, ``Bad Gateway (502)``),
     or None when ``exc`` is not one (a programming error, a refusal by Telegram)."""
@@ -130,9 +136,7 @@ class JsonLines(logging.Formatter):
             out["exception"] = exception
         if record.stack_info:
             out["stack"] = record.stack_info
-        # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
-        text = json.dumps(out, ensure_ascii=False, default=str)
-        return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        return one_line(json.dumps(out, ensure_ascii=False, default=str))
 
 
 def _as_warning(record: logging.LogRecord, message: str) -> None:
