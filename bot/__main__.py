@@ -13,7 +13,7 @@ import signal
 import sys
 
 from bot.config import ConfigError, from_env
-from bot.logs import network_failure, one_line, setup_logging
+from bot.logs import network_failure, one_line, retry_pause, setup_logging
 
 log = logging.getLogger("tablebot")
 
@@ -207,7 +207,7 @@ async def _wait_for_telegram(config) -> bool:
     signal meanwhile. A rejected token raises InvalidToken (one line, exit code 2, at once).
     Each failed attempt is one log line; the pauses grow 1, 2, 4 … up to WAIT_MAX_SECONDS."""
     from telegram import Bot
-    from telegram.error import InvalidToken, RetryAfter, TelegramError
+    from telegram.error import InvalidToken, TelegramError
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -229,17 +229,12 @@ async def _wait_for_telegram(config) -> bool:
                 attempt.cancel()
                 await asyncio.gather(attempt, return_exceptions=True)
                 break
-            pause = delay
             try:
                 attempt.result()
             except InvalidToken:
                 raise
-            except RetryAfter as exc:
-                retry = exc.retry_after
-                pause = max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry))
-                reason = "flood control"
             except TelegramError as exc:
-                reason = network_failure(exc) or " ".join(str(exc).split())[:80]
+                pause, reason = retry_pause(exc, delay)
             else:
                 if failures:
                     log.info("Telegram is reachable at %s again; starting", config.api_url)

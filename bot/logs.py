@@ -69,6 +69,18 @@ def network_failure(exc: BaseException | None) -> str | None:
     return None
 
 
+def retry_pause(exc: BaseException, delay: float) -> tuple[float, str]:
+    """A call to Telegram failed with ``exc`` and is tried again: how long to pause first
+    (``delay``, or longer when flood control asks for longer) and why, in a few words for the
+    log line. ``exc`` is a ``TelegramError``."""
+    from telegram.error import RetryAfter
+
+    if isinstance(exc, RetryAfter):
+        retry = exc.retry_after
+        return max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry)), "flood control"
+    return delay, network_failure(exc) or " ".join(str(exc).split())[:80]
+
+
 # What python-telegram-bot was doing when it logged a network failure, in a few words.
 _DOING = [
     ("while polling for updates", "while polling for updates; trying again"),
