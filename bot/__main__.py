@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import json
@@ -187,19 +188,36 @@ async def _until_active(standby, metrics_port: int | None) -> bool:
     from bot import health
     from bot.web import WebServer
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     waiting = WebServer(port=None, metrics_port=metrics_port)
     waiting.add_routes(health.standby_routes(standby), private=True)
     await waiting.start()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
-        return await standby.acquire(stop)
+        with _stop_on_signals(stop):
+            return await standby.acquire(stop)
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
         await waiting.stop()
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: asyncio.Event):
+    """While inside, SIGINT and SIGTERM set ``stop`` (where the platform lets the running loop
+    take signals): waiting for Telegram, and waiting as a standby."""
+    loop = asyncio.get_running_loop()
+    signals = [signal.SIGINT, signal.SIGTERM]
+    for sig in signals:
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not on this platform
+            pass
+    try:
+        yield
+    finally:
+        for sig in signals:
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
 
 
 async def _wait_for_telegram(config) -> bool:
@@ -209,52 +227,41 @@ async def _wait_for_telegram(config) -> bool:
     from telegram import Bot
     from telegram.error import InvalidToken, TelegramError
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    signals = [signal.SIGINT, signal.SIGTERM]
-    for sig in signals:
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # not on this platform
-            pass
     bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
     delay, failures = 1.0, 0
     try:
-        while not stop.is_set():
-            attempt = asyncio.ensure_future(bot.get_me())
-            stopped = asyncio.ensure_future(stop.wait())
-            await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
-            stopped.cancel()
-            if not attempt.done():
-                attempt.cancel()
-                await asyncio.gather(attempt, return_exceptions=True)
-                break
-            try:
-                attempt.result()
-            except InvalidToken:
-                raise
-            except TelegramError as exc:
-                pause, reason = retry_pause(exc, delay)
-            else:
-                if failures:
-                    log.info("Telegram is reachable at %s again; starting", config.api_url)
-                return True
-            failures += 1
-            log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
-                        config.api_url, reason, pause)
-            try:
-                await asyncio.wait_for(stop.wait(), pause)
-            except asyncio.TimeoutError:
-                pass
-            delay = min(WAIT_MAX_SECONDS, delay * 2)
-        log.info("stopped while waiting for Telegram")
-        return False
+        with _stop_on_signals(stop):
+            while not stop.is_set():
+                attempt = asyncio.ensure_future(bot.get_me())
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+                if not attempt.done():
+                    attempt.cancel()
+                    await asyncio.gather(attempt, return_exceptions=True)
+                    break
+                try:
+                    attempt.result()
+                except InvalidToken:
+                    raise
+                except TelegramError as exc:
+                    pause, reason = retry_pause(exc, delay)
+                else:
+                    if failures:
+                        log.info("Telegram is reachable at %s again; starting", config.api_url)
+                    return True
+                failures += 1
+                log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
+                            config.api_url, reason, pause)
+                try:
+                    await asyncio.wait_for(stop.wait(), pause)
+                except asyncio.TimeoutError:
+                    pass
+                delay = min(WAIT_MAX_SECONDS, delay * 2)
+            log.info("stopped while waiting for Telegram")
+            return False
     finally:
-        for sig in signals:
-            try:
-                loop.remove_signal_handler(sig)
-            except (NotImplementedError, RuntimeError):
-                pass
         try:
             await bot.shutdown()
         except Exception:  # a bot that never connected has nothing to shut down
