@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import json
@@ -13,7 +14,7 @@ import signal
 import sys
 
 from bot.config import ConfigError, from_env
-from bot.logs import network_failure, setup_logging
+from bot.logs import network_failure, one_line, retry_pause, setup_logging
 
 log = logging.getLogger("tablebot")
 
@@ -187,19 +188,36 @@ async def _until_active(standby, metrics_port: int | None) -> bool:
     from bot import health
     from bot.web import WebServer
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     waiting = WebServer(port=None, metrics_port=metrics_port)
     waiting.add_routes(health.standby_routes(standby), private=True)
     await waiting.start()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
-        return await standby.acquire(stop)
+        with _stop_on_signals(stop):
+            return await standby.acquire(stop)
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
         await waiting.stop()
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: asyncio.Event):
+    """While inside, SIGINT and SIGTERM set ``stop`` (where the platform lets the running loop
+    take signals): waiting for Telegram, and waiting as a standby."""
+    loop = asyncio.get_running_loop()
+    signals = [signal.SIGINT, signal.SIGTERM]
+    for sig in signals:
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not on this platform
+            pass
+    try:
+        yield
+    finally:
+        for sig in signals:
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
 
 
 async def _wait_for_telegram(config) -> bool:
@@ -207,59 +225,43 @@ async def _wait_for_telegram(config) -> bool:
     signal meanwhile. A rejected token raises InvalidToken (one line, exit code 2, at once).
     Each failed attempt is one log line; the pauses grow 1, 2, 4 … up to WAIT_MAX_SECONDS."""
     from telegram import Bot
-    from telegram.error import InvalidToken, RetryAfter, TelegramError
+    from telegram.error import InvalidToken, TelegramError
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    signals = [signal.SIGINT, signal.SIGTERM]
-    for sig in signals:
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # not on this platform
-            pass
     bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
     delay, failures = 1.0, 0
     try:
-        while not stop.is_set():
-            attempt = asyncio.ensure_future(bot.get_me())
-            stopped = asyncio.ensure_future(stop.wait())
-            await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
-            stopped.cancel()
-            if not attempt.done():
-                attempt.cancel()
-                await asyncio.gather(attempt, return_exceptions=True)
-                break
-            pause = delay
-            try:
-                attempt.result()
-            except InvalidToken:
-                raise
-            except RetryAfter as exc:
-                retry = exc.retry_after
-                pause = max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry))
-                reason = "flood control"
-            except TelegramError as exc:
-                reason = network_failure(exc) or " ".join(str(exc).split())[:80]
-            else:
-                if failures:
-                    log.info("Telegram is reachable at %s again; starting", config.api_url)
-                return True
-            failures += 1
-            log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
-                        config.api_url, reason, pause)
-            try:
-                await asyncio.wait_for(stop.wait(), pause)
-            except asyncio.TimeoutError:
-                pass
-            delay = min(WAIT_MAX_SECONDS, delay * 2)
-        log.info("stopped while waiting for Telegram")
-        return False
+        with _stop_on_signals(stop):
+            while not stop.is_set():
+                attempt = asyncio.ensure_future(bot.get_me())
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+                if not attempt.done():
+                    attempt.cancel()
+                    await asyncio.gather(attempt, return_exceptions=True)
+                    break
+                try:
+                    attempt.result()
+                except InvalidToken:
+                    raise
+                except TelegramError as exc:
+                    pause, reason = retry_pause(exc, delay)
+                else:
+                    if failures:
+                        log.info("Telegram is reachable at %s again; starting", config.api_url)
+                    return True
+                failures += 1
+                log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
+                            config.api_url, reason, pause)
+                try:
+                    await asyncio.wait_for(stop.wait(), pause)
+                except asyncio.TimeoutError:
+                    pass
+                delay = min(WAIT_MAX_SECONDS, delay * 2)
+            log.info("stopped while waiting for Telegram")
+            return False
     finally:
-        for sig in signals:
-            try:
-                loop.remove_signal_handler(sig)
-            except (NotImplementedError, RuntimeError):
-                pass
         try:
             await bot.shutdown()
         except Exception:  # a bot that never connected has nothing to shut down
@@ -333,8 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, StoreError) as exc:
             return _fail(str(exc))
         for row in rows:
-            # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
-            print(json.dumps(row, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+            print(one_line(json.dumps(row, ensure_ascii=False)))
         return 0
     return run()
 

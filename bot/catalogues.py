@@ -58,22 +58,28 @@ def _entries(mo: bytes) -> tuple[dict, str]:
     return entries, translations.info().get("plural-forms", "")
 
 
-def stale() -> list[pathlib.Path]:
-    """The .po files whose .mo is missing or says something else than the .po does."""
+def _outdated() -> list[tuple[pathlib.Path, bytes]]:
+    """The .po files whose .mo is missing or says something else than the .po does, each with
+    the .mo it compiles to (compiled once, for the comparison and for the writing)."""
     out = []
     for po in sources():
-        mo = po.with_suffix(".mo")
-        if not mo.is_file() or _entries(mo.read_bytes()) != _entries(compiled(po)):
-            out.append(po)
+        mo, fresh = po.with_suffix(".mo"), compiled(po)
+        if not mo.is_file() or _entries(mo.read_bytes()) != _entries(fresh):
+            out.append((po, fresh))
     return out
+
+
+def stale() -> list[pathlib.Path]:
+    """The .po files whose .mo is missing or says something else than the .po does."""
+    return [po for po, _ in _outdated()]
 
 
 def compile_all() -> list[pathlib.Path]:
     """Write every .mo whose content changes; returns the .mo files written."""
     written = []
-    for po in stale():
+    for po, fresh in _outdated():
         mo = po.with_suffix(".mo")
-        mo.write_bytes(compiled(po))
+        mo.write_bytes(fresh)
         written.append(mo)
     return written
 

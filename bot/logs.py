@@ -42,6 +42,12 @@ def ids(game) -> dict:
     return {"chat_id": game.chat_id, "game_id": game.id}
 
 
+def one_line(json_text: str) -> str:
+    """JSON text with U+2028/2029 escaped: valid inside JSON, but they split the line for
+    readers that split on them (a JSON log line, a line of ``python -m bot status``)."""
+    return json_text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def network_failure(exc: BaseException | None) -> str | None:
     """A short name for a network failure (``ConnectError``, ``timed out``, ``Bad Gateway (502)``),
     or None when ``exc`` is not one (a programming error, a refusal by Telegram)."""
@@ -61,6 +67,18 @@ def network_failure(exc: BaseException | None) -> str | None:
     if isinstance(exc, (httpx.TransportError, ConnectionError)):
         return type(exc).__name__
     return None
+
+
+def retry_pause(exc: BaseException, delay: float) -> tuple[float, str]:
+    """A call to Telegram failed with ``exc`` and is tried again: how long to pause first
+    (``delay``, or longer when flood control asks for longer) and why, in a few words for the
+    log line. ``exc`` is a ``TelegramError``."""
+    from telegram.error import RetryAfter
+
+    if isinstance(exc, RetryAfter):
+        retry = exc.retry_after
+        return max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry)), "flood control"
+    return delay, network_failure(exc) or " ".join(str(exc).split())[:80]
 
 
 # What python-telegram-bot was doing when it logged a network failure, in a few words.
@@ -130,9 +148,7 @@ class JsonLines(logging.Formatter):
             out["exception"] = exception
         if record.stack_info:
             out["stack"] = record.stack_info
-        # U+2028/2029 are valid inside JSON but split the line for readers that split on them.
-        text = json.dumps(out, ensure_ascii=False, default=str)
-        return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        return one_line(json.dumps(out, ensure_ascii=False, default=str))
 
 
 def _as_warning(record: logging.LogRecord, message: str) -> None:

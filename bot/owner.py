@@ -19,7 +19,7 @@ from bot.logs import network_failure
 from bot.messenger import Messenger
 from bot.people import People, Person
 from bot.refusals import Refused
-from bot.store import GameStore, Status
+from bot.store import GameStore, Status, is_postgres
 from bot.texts import game_name
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class ErrorCount(logging.Handler):
 
 def database_kind(db: str) -> str:
     """The kind of database a ``TABLEBOT_DB`` value names (not the value: a URL may hold a password)."""
-    return "PostgreSQL" if db.split("://", 1)[0].lower() in ("postgresql", "postgres") else "SQLite"
+    return "PostgreSQL" if is_postgres(db) else "SQLite"
 
 
 def _by_game(counts: collections.Counter, lang: str) -> str:

@@ -140,7 +140,7 @@ class Standby:
                 self.reachable = False
                 if not told_unreachable:
                     log.warning("standby: the database does not answer (%s); trying again every %.0f s",
-                                " ".join(str(exc).split())[:120] or type(exc).__name__, self.retry_seconds)
+                                _reason(exc), self.retry_seconds)
                     told_unreachable = True
                 await self._drop()
             await _wait(stop, self.retry_seconds)
@@ -169,7 +169,7 @@ class Standby:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # whatever it is, the lock can no longer be vouched for
-                self._lost(" ".join(str(exc).split())[:120] or type(exc).__name__)
+                self._lost(_reason(exc))
                 return
 
     def _lost(self, reason: str) -> None:
@@ -202,6 +202,11 @@ class Standby:
             self._active = active
             if self.on_change is not None:
                 self.on_change(active)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a query on the lock connection failed, on one short line."""
+    return " ".join(str(exc).split())[:120] or type(exc).__name__
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> bool:

@@ -18,10 +18,10 @@ import logging
 
 from aiohttp import web
 from telegram import Bot, Update
-from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
+from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application
 
-from bot.logs import network_failure
+from bot.logs import retry_pause
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +84,8 @@ async def register(bot: Bot, webhook_url: str, token: str, allowed_updates: list
         except BadRequest as exc:
             raise WebhookRefused(f"Telegram refused the webhook at WEBHOOK_URL ({exc.message}): "
                                  "it must be a public https:// address on port 443, 80, 88 or 8443") from None
-        except RetryAfter as exc:
-            retry = exc.retry_after
-            pause = max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry))
-            reason = "flood control"
         except TelegramError as exc:
-            pause, reason = delay, network_failure(exc) or " ".join(str(exc).split())[:80]
+            pause, reason = retry_pause(exc, delay)
         log.warning("could not set the webhook (%s); trying again in %.0f s", reason, pause)
         await asyncio.sleep(pause)
         delay = min(RETRY_MAX_SECONDS, delay * 2)

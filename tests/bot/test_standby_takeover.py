@@ -14,7 +14,6 @@ import pathlib
 import random
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.standby import APPLICATION_NAME, LOST_EXIT_CODE
 from tests.bot.harness import buttons
 from tests.bot.test_startup import clean_env
+from tests.bot.webapp_client import free_port
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -100,12 +100,6 @@ async def _until(condition, seconds: float, what: str, interval: float = 0.02):
         assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
         await asyncio.sleep(interval)
     return value
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def _health(port: int) -> tuple[int, str, float] | None:

@@ -9,6 +9,7 @@ import pytest
 from aiohttp import web
 
 from bot.web import PortUnavailable, WebServer
+from tests.bot.webapp_client import free_port
 
 
 async def _hello(request: web.Request) -> web.Response:
@@ -17,12 +18,6 @@ async def _hello(request: web.Request) -> web.Response:
 
 async def _secret(request: web.Request) -> web.Response:
     return web.Response(text="numbers")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def _get(port: int, path: str) -> tuple[int, str]:
@@ -50,7 +45,7 @@ async def test_the_operators_routes_are_not_served_on_the_public_port():
 
 
 async def test_one_port_for_both_serves_everything_on_one_socket():
-    port = _free_port()
+    port = free_port()
     server = WebServer(port=port, metrics_port=port, host="127.0.0.1")
     server.add_routes([web.get("/hello", _hello)])
     server.add_routes([web.get("/metrics", _secret)], private=True)

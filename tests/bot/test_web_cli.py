@@ -4,7 +4,6 @@ closes with an orderly stop. With PORT equal to METRICS_PORT one socket takes th
 from __future__ import annotations
 
 import signal
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -13,13 +12,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.bot.harness import buttons
 from tests.bot.test_cli import launch_bot, wait_for
+from tests.bot.webapp_client import free_port
 from tests.fakebotapi import FakeBotAPI
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(port: int, path: str) -> tuple[int, str]:
@@ -41,7 +35,7 @@ def _sample(text: str, name: str, **labels) -> float | None:
 
 
 def test_healthz_and_metrics_of_a_polling_bot(tmp_path):
-    port = _free_port()
+    port = free_port()
     fake = FakeBotAPI()
     fake.start()
     try:
@@ -73,7 +67,7 @@ def test_healthz_and_metrics_of_a_polling_bot(tmp_path):
 
 
 def test_one_port_takes_the_webhook_and_serves_healthz(tmp_path):
-    port = _free_port()
+    port = free_port()
     fake = FakeBotAPI()
     fake.start()
     fake.webhook_proxy = f"http://127.0.0.1:{port}"

@@ -3,6 +3,7 @@ game played over the webhook, /healthz while serving and when the database goes 
 /metrics counting presses with an answer-latency histogram."""
 from __future__ import annotations
 
+import contextlib
 import random
 
 import aiohttp
@@ -43,35 +44,34 @@ async def test_a_game_is_played_over_the_webhook(fake, tmp_path):
     assert len([s for s in delivered if s == 200]) >= len(presses) + 3  # /new, Join, Start and the moves
 
 
-async def test_healthz_is_200_while_serving_and_503_once_the_database_is_gone(fake, tmp_path):
-    db = tmp_path / "tablebot.sqlite3"
-    runner = await BotRunner(fake, db, metrics_port=0).start()
-    port = runner.bot.web.private_port
+@contextlib.asynccontextmanager
+async def _serving(fake, tmp_path):
+    """A bot on ``tmp_path``'s database with its operator's port: the runner and that port."""
+    runner = await BotRunner(fake, tmp_path / "tablebot.sqlite3", metrics_port=0).start()
     try:
+        yield runner, runner.bot.web.private_port
+    finally:
+        await runner.stop()
+
+
+async def test_healthz_is_200_while_serving_and_503_once_the_database_is_gone(fake, tmp_path):
+    async with _serving(fake, tmp_path) as (_, port):
         assert await _get(port, "/healthz") == (200, "ok\n")
         for leftover in tmp_path.glob("tablebot.sqlite3*"):  # the volume with the database is lost
             leftover.unlink()
         status, reason = await _get(port, "/healthz")
         assert status == 503 and "database" in reason and "no longer the file" in reason
-    finally:
-        await runner.stop()
 
 
 async def test_healthz_is_503_while_the_bot_does_not_poll(fake, tmp_path):
-    runner = await BotRunner(fake, tmp_path / "tablebot.sqlite3", metrics_port=0).start()
-    port = runner.bot.web.private_port
-    try:
+    async with _serving(fake, tmp_path) as (runner, port):
         assert (await _get(port, "/healthz"))[0] == 200
         await runner.app.updater.stop()
         assert await _get(port, "/healthz") == (503, "not polling\n")
-    finally:
-        await runner.stop()
 
 
 async def test_metrics_count_presses_by_kind_with_an_answer_latency_histogram(fake, tmp_path):
-    runner = await BotRunner(fake, tmp_path / "tablebot.sqlite3", metrics_port=0).start()
-    port = runner.bot.web.private_port
-    try:
+    async with _serving(fake, tmp_path) as (runner, port):
         fake.add_group(-10, "G")
         anna, boris = Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")
         fake.fail_next("sendMessage", chat_id=-10, error_code=429, description="Too Many Requests: retry after 1",
@@ -82,8 +82,6 @@ async def test_metrics_count_presses_by_kind_with_an_answer_latency_histogram(fa
         for _ in range(4):
             await press_until_over(fake, runner, game.id, rng, presses, most=1)
         status, text = await _get(port, "/metrics")
-    finally:
-        await runner.stop()
     assert status == 200
     samples = _samples(text)
     assert samples[("tablebot_presses_total", (("kind", "lobby"),))] == 2

@@ -189,20 +189,16 @@ class TelegramMethods:
                 d["entities"] = m.entities
         if m.photo is not None:
             d["photo"] = list(self._files[m.photo_file_id].sizes)
-            if m.caption:
-                d["caption"] = m.caption
-                if m.caption_entities:
-                    d["caption_entities"] = m.caption_entities
         if m.animation is not None:
             # Telegram fills both fields of an animation message (document for old clients).
             info = dict(self._files[m.animation_file_id].sizes[0])
             d["animation"] = info
             d["document"] = {k: info[k] for k in ("file_id", "file_unique_id", "file_name", "mime_type",
                                                   "file_size") if k in info}
-            if m.caption:
-                d["caption"] = m.caption
-                if m.caption_entities:
-                    d["caption_entities"] = m.caption_entities
+        if (m.photo is not None or m.animation is not None) and m.caption:
+            d["caption"] = m.caption
+            if m.caption_entities:
+                d["caption_entities"] = m.caption_entities
         if m.dice is not None:
             d["dice"] = dict(m.dice)
         if m.service:
@@ -612,7 +608,7 @@ class TelegramMethods:
 
     def _bot_post(self, p: dict) -> Message:
         """A new message of the bot's in ``p["chat_id"]``: its keyboard checked, a reply and a
-        topic as asked (what sendMessage, sendPhoto and sendAnimation share)."""
+        topic as asked (what sendMessage, sendPhoto, sendAnimation and sendDice share)."""
         markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
         chat = self._chat_for(p["chat_id"])
         reply_to = self._reply_to(chat, p.get("reply_parameters"))
@@ -665,17 +661,11 @@ class TelegramMethods:
         emoji = p.get("emoji", "🎲")
         if emoji not in DICE:
             raise _bad("Bad Request: EMOTICON_INVALID", f"dice emoji {emoji!r}")
-        markup = self._check_markup(p.get("reply_markup"), p.get("chat_id"))
-        chat = self._chat_for(p["chat_id"])
-        reply_to = self._reply_to(chat, p.get("reply_parameters"))
+        m = self._bot_post(p)
         value = self._forced_dice.popleft() if self._forced_dice else None
         if value is None or not 1 <= value <= DICE[emoji]:
             value = self._rng.randint(1, DICE[emoji])
-        m = self._new_message(chat, from_bot=True, sender=self._bot_user(),
-                              thread=p.get("message_thread_id"))
         m.dice = {"emoji": emoji, "value": value}
-        m.reply_markup = markup
-        m.reply_to_message_id = reply_to
         return self._message_dict(m)
 
     def _m_editMessageText(self, p: dict) -> dict:
