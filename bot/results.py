@@ -62,9 +62,8 @@ class Results:
         gained = {s.user_id: whole(points[s.seat]) for s in game.seats}
         if game.id in series.counted:  # already added (the bot stopped before posting the results)
             return self._news(game, series, gained)
-        for s in game.seats:
-            key = str(s.user_id)
-            series.points[key] = whole(series.points.get(key, 0) + points[s.seat])
+        for user_id, got in gained.items():
+            series.points[str(user_id)] = whole(series.points.get(str(user_id), 0) + got)
         series.played += 1
         series.counted.append(game.id)
         await self.store.save_series(series)
