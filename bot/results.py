@@ -1,8 +1,9 @@
 """A game ended: what it means beyond its own table (today the series of games of any kind).
 
-``record`` adds a finished game's victory points to its series and says who sits where in the
-next game; the game loop posts the standings and starts that game. Records and ratings of
-players are ``bot/records.py``'s, which hears the same end of a game.
+``record`` adds a finished game's series points (the adapter's ``series_points``: by place, or
+lucky's victory points) to its series and says who sits where in the next game; the game loop
+posts the standings and starts that game. Records and ratings of players are
+``bot/records.py``'s, which hears the same end of a game.
 """
 from __future__ import annotations
 
