@@ -14,11 +14,10 @@ from PIL import Image
 from engines import cones, genial as g, lucky, trio
 from engines.base import event_dict, random_steps
 from render import genial as rg
+from render.common import PHONE_WIDTH
 from bot.games import adapter_for
 
 NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
-PHONE = 400
-
 
 
 def _genial_candidates() -> Image.Image:
@@ -56,7 +55,7 @@ def _table(kind: str, view: dict, events: list[dict] | None = None) -> Image.Ima
 
 
 def at_phone(image: Image.Image) -> Image.Image:
-    return image.resize((PHONE, round(image.height * PHONE / image.width)), Image.Resampling.LANCZOS)
+    return image.resize((PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.LANCZOS)
 
 
 def main(argv: list[str]) -> None:
