@@ -12,7 +12,6 @@ import logging
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot
-from telegram.helpers import create_deep_linked_url
 
 from bot import keyboard
 from bot.door import Door, Where
@@ -22,7 +21,7 @@ from bot.games.base import fits_caption
 from bot.i18n import t
 from bot.keyboard import MENU, Button
 from bot.lobby import Lobby
-from bot.lobby_view import game_menu
+from bot.lobby_view import add_to_group_link, game_menu
 from bot.logs import about
 from bot.messenger import Messenger
 from bot.names import in_text, person_name
@@ -144,7 +143,7 @@ class Handlers:
             await self._reply(update, context, said)
             return
         add_me = keyboard.markup(MENU, None, [[Button(
-            t(person.lang, "➕ Add me to a group"), url=create_deep_linked_url(self.bot_username, "new", group=True))]])
+            t(person.lang, "➕ Add me to a group"), url=add_to_group_link(self.bot_username))]])
         await self._reply(update, context, t(person.lang, "👋 Hello, {name}!", name=in_text(person.name)) + "\n\n"
                           + private_help_text(person.lang), add_me)
 

@@ -10,8 +10,6 @@ import logging
 import random
 import re
 
-from telegram.helpers import create_deep_linked_url
-
 from engines import registry
 from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
@@ -19,11 +17,11 @@ from bot import keyboard
 from bot.book import GameBook, Match
 from bot.i18n import t
 from bot.keyboard import MENU, Answer, Button
-from bot.lobby_view import TURN_MINUTES, LobbyNote, game_menu
+from bot.lobby_view import TURN_MINUTES, LobbyNote, add_to_group_link, game_menu, join_link
 from bot.logs import ids
 from bot.messenger import Messenger
 from bot.names import in_text
-from bot.nextgame import NextGame
+from bot.nextgame import START as NEXT_GAME_START, NextGame
 from bot.numbers import ascii_int
 from bot.people import People, Person
 from bot.players import LEVEL_WORDS, computer_seat, name_seats, next_level
@@ -165,7 +163,7 @@ class Lobby:
                                       "(bots=1 or more), or add me to a group and play with friends.",
                            n=info.min_players),
                 keyboard.markup(MENU, None, [[Button(t(chat_lang, "➕ Add to a group"),
-                                                     url=create_deep_linked_url(self.bot_username, "new", group=True))]]))
+                                                     url=add_to_group_link(self.bot_username))]]))
             return
         await self.open(chat_id=chat_id, thread_id=thread_id, person=person, info=info, options=options,
                         chat_lang=chat_lang, computers=computers, start_now=private and not computers)
@@ -305,7 +303,7 @@ class Lobby:
                 raise Refused("full", n=info.max_players)
             if info.hidden_info and not via_private and not await self.reachable(person, game):
                 return Answer(t(lang, "Open the private chat with me and press START: then you are in."),
-                              url=create_deep_linked_url(self.bot_username, f"j{game.short_id}"))
+                              url=join_link(self.bot_username, game))
             game.seats.append(Seat(len(game.seats), person.id, person.seat_name))
             name_seats(game.seats, await self.people.chat_lang(game.chat_id))
             await self.store.save_game(game, seats_changed=True)
@@ -519,7 +517,7 @@ class Lobby:
         person's private message of a running game down (None: it was brought, nothing to say);
         anything else is the plain greeting ("")."""
         await self.people.opened_private(person)
-        if payload == "next":  # from /nextgame's button: now a message can reach them
+        if payload == NEXT_GAME_START:  # from /nextgame's button: now a message can reach them
             return t(person.lang, "Thank you: now I can write to you here, and I will tell you when the next "
                                   "game opens in your group.")
         link = _START_PAYLOAD.match(payload)

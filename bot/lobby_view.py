@@ -39,6 +39,16 @@ class LobbyNote:
                  names=", ".join(in_text(n) for n in self.params["names"]), bot=bot_username)
 
 
+def join_link(bot_username: str, game: Game) -> str:
+    """The private chat's link that joins ``game`` (``/start j<game>``: Lobby.start_link)."""
+    return create_deep_linked_url(bot_username, f"j{game.short_id}")
+
+
+def add_to_group_link(bot_username: str) -> str:
+    """The link that adds the bot to a group of the person's choice."""
+    return create_deep_linked_url(bot_username, "new", group=True)
+
+
 TURN_MINUTES = (1, 3, 5, 10, 30, 60, 0)  # what the lobby's timer button cycles through (0: off)
 
 
@@ -114,7 +124,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
     rows += keyboard.chunk(toggles, 2)
     if info.hidden_info:
         rows.append([Button(t(lang, "💬 Open the private chat"),
-                            url=create_deep_linked_url(bot_username, f"j{game.short_id}"))])
+                            url=join_link(bot_username, game))])
     return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)
 
 

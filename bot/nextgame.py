@@ -27,6 +27,7 @@ from bot.texts import game_name
 log = logging.getLogger(__name__)
 
 KEY = "next_game"  # the group's setting: who waits for its next lobby
+START = "next"  # the /start payload of the button to the private chat (answered by Lobby.start_link)
 
 
 class NextGame:
@@ -62,7 +63,7 @@ class NextGame:
         text += "\n" + t(lang, "You have not opened the private chat with me yet: tap the button and press "
                                "START, or I cannot write to you.")
         return text, keyboard.markup(MENU, None, [[Button(t(lang, "💬 Open the private chat"),
-                                                          url=create_deep_linked_url(self.bot_username, "next"))]])
+                                                          url=create_deep_linked_url(self.bot_username, START))]])
 
     async def lobby_opened(self, match: Match) -> None:
         """A lobby opened in a group: its waiting list is used up now, and everyone on it but the

@@ -78,17 +78,22 @@ class Replays:
         posted = self._posted.get(game.id)
         if posted is not None and self.clock() - posted.when < FRESH_SECONDS:
             return Answer(t(lang, "🎞 The replay is already in the chat: it answers these results."))
-        if posted is None and not await self.store.actions(game.id):  # pruned (TABLEBOT_KEEP_ACTIONS_DAYS)
+        actions = await self.store.actions(game.id) if posted is None else None  # read once: _post uses them
+        if actions is not None and not actions:  # pruned (TABLEBOT_KEEP_ACTIONS_DAYS)
             return Answer(t(lang, "🎞 The moves of this game are no longer kept, so there is no replay."), alert=True)
         self._making.add(game.id)
-        self.background.schedule(("replay", game.id), lambda: self._post(match, posted))
+        self.background.schedule(("replay", game.id), lambda: self._post(match, posted, actions))
         return Answer(t(lang, "🎞 Making the replay of the whole game: it will answer the results."))
 
-    async def _post(self, match: Match, before: _Posted | None) -> None:
+    async def _post(self, match: Match, before: _Posted | None,
+                    actions: list[tuple[int, int, str]] | None = None) -> None:
+        """``actions``: the game's log as the press read it (None: read it here)."""
         game = match.game
         try:
             lang = await self.people.chat_lang(game.chat_id)
-            log_ = [(seat, code) for _, seat, code in await self.store.actions(game.id)]
+            if actions is None:
+                actions = await self.store.actions(game.id)
+            log_ = [(seat, code) for _, seat, code in actions]
             caption = self.caption(match, lang, len(log_))
             if before is not None and before.file_id is not None:
                 gif: object = before.file_id

@@ -1,8 +1,9 @@
 """A game ended: what it means beyond its own table (today the series of games of any kind).
 
-``record`` adds a finished game's victory points to its series and says who sits where in the
-next game; the game loop posts the standings and starts that game. Records and ratings of
-players are ``bot/records.py``'s, which hears the same end of a game.
+``record`` adds a finished game's series points (the adapter's ``series_points``: by place, or
+lucky's victory points) to its series and says who sits where in the next game; the game loop
+posts the standings and starts that game. Records and ratings of players are
+``bot/records.py``'s, which hears the same end of a game.
 """
 from __future__ import annotations
 
@@ -62,9 +63,8 @@ class Results:
         gained = {s.user_id: whole(points[s.seat]) for s in game.seats}
         if game.id in series.counted:  # already added (the bot stopped before posting the results)
             return self._news(game, series, gained)
-        for s in game.seats:
-            key = str(s.user_id)
-            series.points[key] = whole(series.points.get(key, 0) + points[s.seat])
+        for user_id, got in gained.items():
+            series.points[str(user_id)] = whole(series.points.get(str(user_id), 0) + got)
         series.played += 1
         series.counted.append(game.id)
         await self.store.save_series(series)

@@ -16,7 +16,7 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     "team": ("Teams 2 v 2", "exactly 4 players; seats 1+3 against 2+4"),
     "bonus_from_rack": ("Bonus from rack", "a «Genial!» bonus placement uses a tile from your rack"),
     "seven_for_three": ("7 with 3 players", "target 7 per colour instead of 6 with 3 players"),
-    "series": ("Series", "several games in a row, victory points add up"),
+    "series": ("Series", "several games in a row, their points add up"),
     "strict_lines": ("Strict lines", "no lines longer than three"),
 }
 

@@ -12,12 +12,12 @@ import sys
 from PIL import Image
 
 from engines import cones, genial as g, lucky, trio
-from engines.base import random_steps
-from render import cones as rc, genial as rg, lucky as rl, trio as rt
+from engines.base import event_dict, random_steps
+from render import genial as rg
+from render.common import PHONE_WIDTH
+from bot.games import adapter_for
 
 NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
-PHONE = 400
-
 
 
 def _genial_candidates() -> Image.Image:
@@ -40,16 +40,22 @@ def pictures() -> dict[str, Image.Image]:
     lucky_state, lucky_events = random_steps(lucky, 4, lucky.Options(), 4, 110)
     trio_state, _ = random_steps(trio, 4, None, 3, 16)
     return {
-        "table-cones.png": rc.table(cones.view(cones_state, None), lang="ru", names=NAMES),
-        "table-genial.png": rg.table(g.view(genial_state), lang="ru", names=NAMES),
-        "table-lucky.png": rl.table(lucky.view(lucky_state), lang="ru", names=NAMES, last=lucky_events),
-        "table-trio.png": rt.table(trio.view(trio_state, None), lang="ru", names=NAMES),
+        "table-cones.png": _table("cones", cones.view(cones_state, None)),
+        "table-genial.png": _table("genial", g.view(genial_state)),
+        "table-lucky.png": _table("lucky", lucky.view(lucky_state), [event_dict(e) for e in lucky_events]),
+        "table-trio.png": _table("trio", trio.view(trio_state, None)),
         "genial-candidates.png": _genial_candidates(),
     }
 
 
+def _table(kind: str, view: dict, events: list[dict] | None = None) -> Image.Image:
+    """The group table's picture as the bot draws it (its adapter's ``table_picture``: genial's
+    last move rimmed, lucky's bust shown)."""
+    return adapter_for(kind).table_picture(view, NAMES, "ru", events or [])()
+
+
 def at_phone(image: Image.Image) -> Image.Image:
-    return image.resize((PHONE, round(image.height * PHONE / image.width)), Image.Resampling.LANCZOS)
+    return image.resize((PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.LANCZOS)
 
 
 def main(argv: list[str]) -> None:

@@ -134,6 +134,11 @@ class Option:
     switched_on: Any = None  # the value a bare ``/new game key`` sets (None: True, or an int's maximum)
 
 
+# Games in a series, which the bot plays (0 = none, 1 = one game per player, n = n games): every
+# game declares it, and its engine only keeps it in the options.
+SERIES = Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1)
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: str

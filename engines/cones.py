@@ -38,6 +38,7 @@ from engines.base import (
     InvalidAction,
     NotYourTurn,
     Option,
+    SERIES,
     Outcome,
     places_from_keys,
     rng,
@@ -77,7 +78,7 @@ INFO = GameInfo(
     options=(
         Option("equal", False, players=(2, 3)),
         Option("no_same_pile", False),
-        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
+        SERIES,
     ),
 )
 
@@ -498,7 +499,7 @@ def _from_json(data: Any) -> State:
     if not isinstance(opts, dict) or not {"equal", "no_same_pile"} <= set(opts) <= {"equal", "no_same_pile", "series"} \
             or not isinstance(opts["equal"], bool) or not isinstance(opts["no_same_pile"], bool):
         raise InvalidAction("bad options")
-    options = Options(opts["equal"], opts["no_same_pile"], _int(opts.get("series", 0), 0, 8, "series"))
+    options = Options(opts["equal"], opts["no_same_pile"], _int(opts.get("series", 0), 0, SERIES.maximum, "series"))
     if options.equal and players not in EQUAL_DEAL:
         raise InvalidAction("equal dealing is for 2 or 3 players")
     seed = _int(data["seed"], -(2 ** 63), None, "seed")

@@ -51,6 +51,7 @@ from engines.base import (
     InvalidAction,
     NotYourTurn,
     Option,
+    SERIES,
     Outcome,
     rank_weakest_first,
     rng,
@@ -88,7 +89,7 @@ INFO = GameInfo(
     ),
     options=(
         Option("seven_for_three", False, players=(3,)),
-        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
+        SERIES,
     ),
 )
 
@@ -772,7 +773,7 @@ def from_json(data: Any) -> State:
         opts = data.get("options")
         if (not isinstance(opts, dict) or not isinstance(opts.get("seven_for_three"), bool)
                 or not isinstance(opts.get("series"), int) or isinstance(opts.get("series"), bool)
-                or not 0 <= opts["series"] <= INFO.option("series").maximum):
+                or not 0 <= opts["series"] <= SERIES.maximum):
             raise InvalidAction("bad options")
         options = Options(opts["seven_for_three"], opts["series"])
         seed = data.get("seed")

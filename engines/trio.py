@@ -50,6 +50,7 @@ from engines.base import (
     InvalidAction,
     NotYourTurn,
     Option,
+    SERIES,
     Outcome,
     options_from_dict,
     places_from_keys,
@@ -83,7 +84,7 @@ INFO = GameInfo(
     aliases=("трио", "sets", "set", "сеты", "сет", "trio game", "игра трио"),
     options=(
         Option("strict_lines", False),
-        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1),
+        SERIES,
     ),
 )
 
@@ -837,7 +838,7 @@ def from_json(data: Any) -> State:
         opts_raw = data["options"]
         if not isinstance(opts_raw, dict) or not isinstance(opts_raw.get("strict_lines", False), bool):
             raise InvalidAction("bad options")
-        _int(opts_raw.get("series", 0), 0, 8)
+        _int(opts_raw.get("series", 0), 0, SERIES.maximum)
         options = options_from_dict(Options, opts_raw)
         seed = _int(data["seed"])
         counter = _int(data["counter"], 0)

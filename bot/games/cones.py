@@ -43,11 +43,11 @@ def piles_text(lang: str, n: int) -> str:
 
 class UI(GameUI):
     kind = "cones"
+    has_private = True
 
     def score(self, outcome: dict, seat: int) -> int | None:
         """Piles of the player's goal colour."""
         return int(outcome["scores"][seat]["piles"])
-    has_private = True
 
     # ---- the table ---------------------------------------------------------------------
 

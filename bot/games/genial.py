@@ -36,6 +36,9 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 
 class UI(GameUI):
     kind = "genial"
+    has_private = True
+    moves_in_private = True
+    moves_on_page = True
 
     def score(self, outcome: dict, seat: int) -> int | None:
         """The lowest colour (what places are decided by first)."""
@@ -44,9 +47,6 @@ class UI(GameUI):
     def teams(self, options: dict, seats: int) -> list[int]:
         """Partners sit opposite: players 1+3 against 2+4 (the engine's ``holder``)."""
         return [s % 2 for s in range(seats)] if options.get("team") else list(range(seats))
-    has_private = True
-    moves_in_private = True
-    moves_on_page = True
 
     # ---- group table ---------------------------------------------------------------------
 

@@ -37,12 +37,12 @@ _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")
 class UI(GameUI):
     kind = "trio"
     low_score_wins = True
+    has_private = True
+    moves_in_private = True
 
     def score(self, outcome: dict, seat: int) -> int | None:
         """Tiles left in hand (fewer is better)."""
         return int(outcome["scores"][seat])
-    has_private = True
-    moves_in_private = True
 
     def forced_move(self, state):
         """A player who cannot lay a tile under the die draws: nobody has to press for it."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import InvalidAction
+from engines.base import SERIES, InvalidAction
 from engines.genial.core import (
     BONUS,
     BOARD_FULL,
@@ -96,7 +96,7 @@ def _load(data: Any) -> State:
         raise InvalidAction("bad options")
     s.options = Options(team=_bool(opts.get("team", False), "team"),
                         bonus_from_rack=_bool(opts.get("bonus_from_rack", False), "bonus_from_rack"),
-                        series=_int(opts.get("series", 0), 0, 8, "series"))
+                        series=_int(opts.get("series", 0), 0, SERIES.maximum, "series"))
     if s.options.team and players != 4:
         raise InvalidAction("team play needs 4 players")
     s.seed = _int(data["seed"], -(2 ** 63), 2 ** 63, "seed")

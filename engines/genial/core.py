@@ -5,7 +5,7 @@ See the package docstring (engines/genial/__init__.py) for the rules summary.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
 from engines.base import (
@@ -15,6 +15,7 @@ from engines.base import (
     InvalidAction,
     NotYourTurn,
     Option,
+    SERIES,
     Outcome,
     places_from_keys,
     rank_weakest_first,
@@ -45,7 +46,7 @@ INFO = GameInfo(
     options=(
         Option("team", False, players=(4,)),
         Option("bonus_from_rack", False),
-        Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1, players=(2, 3, 4)),
+        replace(SERIES, players=(2, 3, 4)),
     ),
 )
 
