@@ -14,7 +14,7 @@ import signal
 import sys
 
 from bot.config import ConfigError, from_env
-from bot.logs import network_failure, one_line, retry_pause, setup_logging
+from bot.logs import one_line, retry_pause, setup_logging
 
 log = logging.getLogger("tablebot")
 
@@ -117,8 +117,9 @@ def _serve_webhook(tablebot, loop: asyncio.AbstractEventLoop, updates: list[str]
             except InvalidToken:
                 raise
             except TelegramError as exc:
-                log.warning("could not start (%s); trying again in %.0f s", network_failure(exc) or exc, delay)
-                loop.run_until_complete(asyncio.sleep(delay))
+                pause, reason = retry_pause(exc, delay)
+                log.warning("could not start (%s); trying again in %.0f s", reason, pause)
+                loop.run_until_complete(asyncio.sleep(pause))
                 delay = min(WAIT_MAX_SECONDS, delay * 2)
         loop.run_until_complete(application.post_init(application))  # our web server starts here
         loop.run_until_complete(application.start())
