@@ -25,7 +25,7 @@ ENV TABLEBOT_DB=/data/tablebot.sqlite3 \
     PYTHONDONTWRITEBYTECODE=1
 VOLUME /data
 EXPOSE 8443
-# 200 while the bot polls or takes its webhook and the database answers (bot/health.py).
+# 200 while the bot polls or takes its webhook and the database answers (bot/ops/health.py).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['METRICS_PORT'], timeout=4)"]
 # SIGTERM (docker stop) ends the bot in order: pending edits go out, then it exits.

@@ -36,7 +36,7 @@ GROUP = -1009000
 PACE = dict(group_writes_per_minute=20, group_fast_spacing=1.0)  # Telegram's pace for a group
 QUIET = 15.0  # the bot's default ping_quiet_seconds
 TURN = 6.0  # scenario 2: the least a turn lasts, and how soon its ping should ring
-WINDOW = 10.0  # bot/floods.py's CommandGuard pause: a member's next command within it waits more
+WINDOW = 10.0  # bot/updates/floods.py's CommandGuard pause: a member's next command within it waits more
 # scenario 3's commands, and how each one's reply begins (the replies quote nothing: matched by text)
 COMMANDS = {"/rules trio": "<b>Trio</b>", "/help": "<b>tablebot</b>", "/rules lucky": "<b>Totally Genial</b>",
             "/rules cones": "<b>Cones</b>", "/rules genial": "<b>Ingenious</b>"}

@@ -1,4 +1,4 @@
-"""``python -m bench metrics [games]``: what the metrics cost (bot/metrics.py).
+"""``python -m bench metrics [games]``: what the metrics cost (bot/ops/metrics.py).
 
 - per press: the bookkeeping a press meets on its way (counted in the update queue with its
   kind, the answer's time observed when its request goes out, the answer and one edit counted
@@ -19,10 +19,10 @@ from telegram import Update
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot import health
-from bot.metrics import Metrics, press_kind
-from bot.store import Seat, Status, make_store
-from bot.web import WebServer
+from bot.ops import health
+from bot.ops.metrics import Metrics, press_kind
+from bot.storage.store import Seat, Status, make_store
+from bot.ops.web import WebServer
 
 PRESSES = 50_000
 SCRAPES = 100

@@ -2,7 +2,7 @@
 
 Fills a new SQLite file with ``games`` (10,000) finished games of the four games in 50 groups
 among 600 people, rated in order with openskill as the bot does, then times the answers the
-commands read from the store (``bot/stats.py``; the first call after the fill
+commands read from the store (``bot/records/stats.py``; the first call after the fill
 may wait for SQLite's checkpoint of the write-ahead log, and this machine is shared: p95): /top in a group and everywhere, a group's
 /stats and /history, a person's /stats. The target: /top within 50 ms at 10,000 games.
 """
@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot import rating
-from bot.stats import Stats
-from bot.store import GameRecord, Rating, RecordSeat, make_store
+from bot.records import rating
+from bot.records.stats import Stats
+from bot.storage.store import GameRecord, Rating, RecordSeat, make_store
 
 KINDS = ("lucky", "cones", "genial", "trio")
 GROUPS, PEOPLE = 50, 600

@@ -13,7 +13,7 @@ import logging
 import signal
 import sys
 
-from bot.config import ConfigError, from_env
+from bot.ops.config import ConfigError, from_env
 from bot.logs import one_line, retry_pause, setup_logging
 
 log = logging.getLogger("tablebot")
@@ -27,15 +27,18 @@ GC_THRESHOLDS = (20_000, 20, 20)
 
 def run(argv: list[str] | None = None) -> int:
     """Check the database, wait for Telegram, wait as a standby while another process serves
-    this bot (PostgreSQL only, ``bot/standby.py``), then serve until SIGTERM or SIGINT. Exit
+    this bot (PostgreSQL only, ``bot/ops/standby.py``), then serve until SIGTERM or SIGINT. Exit
     codes: 0 stopped, 2 a problem the operator must fix (told in one line on stderr), 75 the
     standby lock was lost (restart it: it comes back as a standby)."""
     from telegram import Update
     from telegram.error import InvalidToken
 
-    from bot import instance, memory, rendering, standby as standby_lock
-    from bot.store import StoreError, is_postgres
-    from bot.web import PortUnavailable
+    from bot.storage import instance
+    from bot.workers import memory
+    from bot.workers import pool as rendering
+    from bot.ops import standby as standby_lock
+    from bot.storage.store import StoreError, is_postgres
+    from bot.ops.web import PortUnavailable
 
     try:
         config = from_env()
@@ -72,7 +75,7 @@ def run(argv: list[str] | None = None) -> int:
             return _fail(str(exc))
 
     from bot.app import Tablebot
-    from bot.webhook import WebhookRefused
+    from bot.updates.webhook import WebhookRefused
 
     tablebot = Tablebot(config, standby)
     application = tablebot.application
@@ -102,7 +105,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def _serve_webhook(tablebot, loop: asyncio.AbstractEventLoop, updates: list[str]) -> None:
-    """Serve the webhook on our web server (bot/webhook.py) with the lifecycle python-telegram-bot's
+    """Serve the webhook on our web server (bot/updates/webhook.py) with the lifecycle python-telegram-bot's
     run_polling has: start (tried again while Telegram fails), serve until a stop signal's
     SystemExit, then stop in order (stop, post_stop, shutdown, post_shutdown)."""
     from telegram.error import InvalidToken, TelegramError
@@ -175,7 +178,7 @@ def _fail(message: str) -> int:
 
 async def _check_store(config) -> None:
     """Open the database once, which checks it (the store's open()), and close it."""
-    from bot.store import make_store
+    from bot.storage.store import make_store
 
     storage = await make_store(config.db_path).open()
     await storage.close()
@@ -186,8 +189,8 @@ async def _until_active(standby, metrics_port: int | None) -> bool:
     SIGINT (False). Meanwhile ``METRICS_PORT`` says so: ``/healthz`` 200 "standby" while the
     database answers (a container's HEALTHCHECK keeps a ready standby), ``tablebot_active`` 0. The
     bot's own server takes the port over once this one has stopped."""
-    from bot import health
-    from bot.web import WebServer
+    from bot.ops import health
+    from bot.ops.web import WebServer
 
     stop = asyncio.Event()
     waiting = WebServer(port=None, metrics_port=metrics_port)
@@ -271,7 +274,7 @@ async def _wait_for_telegram(config) -> bool:
 
 async def _status() -> list[dict]:
     from engines import registry
-    from bot.store import make_store
+    from bot.storage.store import make_store
 
     config = from_env(need_token=False)
     storage = await make_store(config.db_path).open()
@@ -312,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     migrate.add_argument("--force", action="store_true", help="replace what the PostgreSQL database holds")
     args = parser.parse_args(argv)
     if args.command == "migrate":
-        from bot.migrate import MigrateError, run as run_migration
+        from bot.storage.migrate import MigrateError, run as run_migration
 
         try:
             lines = run_migration(args.source, args.target, force=args.force)
@@ -321,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(lines))
         return 0
     if args.command == "backup":
-        from bot.backup import BackupError, backup as make_backup
+        from bot.storage.backup import BackupError, backup as make_backup
 
         try:
             print(make_backup(from_env(need_token=False).db_path, args.file, force=args.force))
@@ -329,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(str(exc))
         return 0
     if args.command == "status":
-        from bot.store import StoreError
+        from bot.storage.store import StoreError
 
         try:
             rows = asyncio.run(_status())

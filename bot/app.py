@@ -1,4 +1,4 @@
-"""The bot: python-telegram-bot's Application around the game platform (``bot/core.py``).
+"""The bot: python-telegram-bot's Application around the game platform (``bot/wiring.py``).
 
 ``Tablebot`` builds the Application, the store, the messenger, the metrics and the web server;
 when the Application starts (``post_init``: the bot knows its own name and the store is open)
@@ -23,22 +23,23 @@ from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
                           MessageHandler, TypeHandler, filters)
 from telegram.request import HTTPXRequest
 
-from bot import health, webhook
-from bot.config import Config
-from bot.core import Core, build_core
-from bot.handlers import Handlers, TableContext
-from bot.i18n import LANGS, t
-from bot.messenger import Messenger
-from bot.owner import OWNER_COMMANDS, ErrorCount, database_kind
-from bot.metrics import ArrivalQueue, CountingRequest, Metrics, press_kind
-from bot.rendering import render_picture
-from bot.store import GameStore, Status, make_store
-from bot.timers import Timers
-from bot.web import WebServer
+from bot.ops import health
+from bot.updates import webhook
+from bot.ops.config import Config
+from bot.wiring import Core, build_core
+from bot.updates.handlers import Handlers, TableContext
+from bot.words.i18n import LANGS, t
+from bot.outgoing.messenger import Messenger
+from bot.ops.owner import OWNER_COMMANDS, ErrorCount, database_kind
+from bot.ops.metrics import ArrivalQueue, CountingRequest, Metrics, press_kind
+from bot.workers.pool import render_picture
+from bot.storage.store import GameStore, Status, make_store
+from bot.outgoing.timers import Timers
+from bot.ops.web import WebServer
 from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, group_link, page_url
 
 if TYPE_CHECKING:
-    from bot.standby import Standby  # imports asyncpg: only with PostgreSQL
+    from bot.ops.standby import Standby  # imports asyncpg: only with PostgreSQL
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class Tablebot:
                                    on_forbidden=self._forbidden)
         self.core: Core | None = None  # built in post_init, when the bot knows its username
         self.errors = ErrorCount()  # the ERROR records logged while it runs (the owner's /botstats)
-        # The one web server (bot/web.py): routes and sub-applications are added before post_init
+        # The one web server (bot/ops/web.py): routes and sub-applications are added before post_init
         # ends, when it starts listening.
         self.web = WebServer(port=config.port, metrics_port=config.metrics_port)
         self.web.add_routes(health.routes(self.store, self.metrics, self._not_serving), private=True)

@@ -38,7 +38,7 @@ def current() -> tuple[int | None, int | None]:
 
 
 def ids(game) -> dict:
-    """``extra=`` for a log call about a game (a ``bot.store.Game``)."""
+    """``extra=`` for a log call about a game (a ``bot.storage.store.Game``)."""
     return {"chat_id": game.chat_id, "game_id": game.id}
 
 

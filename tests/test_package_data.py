@@ -15,9 +15,9 @@ def shipped(package: str) -> set[pathlib.Path]:
 
 
 def test_every_compiled_catalogue_is_package_data():
-    catalogues = set((ROOT / "bot" / "locales").glob("*/LC_MESSAGES/*.mo"))
+    catalogues = set((ROOT / "bot" / "words" / "locales").glob("*/LC_MESSAGES/*.mo"))
     assert len(catalogues) >= 6 and catalogues <= shipped("bot")
-    assert {po.with_suffix(".mo") for po in (ROOT / "bot" / "locales").glob("*/LC_MESSAGES/*.po")} == catalogues
+    assert {po.with_suffix(".mo") for po in (ROOT / "bot" / "words" / "locales").glob("*/LC_MESSAGES/*.po")} == catalogues
 
 
 def test_the_fonts_and_their_licence_are_package_data():

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 from engines import registry
 from bot.games.base import GameUI
-from bot.i18n import t
-from bot.names import in_text
-from bot.texts import game_name
+from bot.words.i18n import t
+from bot.words.names import in_text
+from bot.words.texts import game_name
 
 
 @lru_cache(maxsize=None)

@@ -21,12 +21,12 @@ from telegram.constants import MessageLimit
 from telegram.helpers import create_deep_linked_url
 
 from engines import registry
-from bot.i18n import t
-from bot.keyboard import Button
-from bot.names import clean, in_text
-from bot.refusals import Refused
-from bot.store import Game
-from bot.texts import game_name, game_sign, option_label
+from bot.words.i18n import t
+from bot.outgoing.keyboard import Button
+from bot.words.names import clean, in_text
+from bot.words.refusals import Refused
+from bot.storage.store import Game
+from bot.words.texts import game_name, game_sign, option_label
 
 
 CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # in UTF-16 units of the text after its HTML is parsed
@@ -207,7 +207,7 @@ class View:
     """One message: HTML text (caption when there is a picture), an optional picture and buttons.
 
     ``image`` produces the picture's bytes (JPEG); make it ``functools.partial(render.common.picture_of, draw_fn, ...)``
-    so it can run in the drawing process (bot/rendering.py). It is called only when ``image_key``
+    so it can run in the drawing process (bot/workers/pool.py). It is called only when ``image_key``
     differs from what the message already shows.
     """
 
@@ -259,7 +259,7 @@ class GameUI:
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]) -> Callable[[], Any]:
         """The group table's picture of a public ``view`` (``events``: those of the move that led
         to it, which the picture may mark) as a picklable job returning a ``PIL.Image``: the
-        table's own picture and each frame of the replay (bot/replays.py) are drawn by it."""
+        table's own picture and each frame of the replay (bot/ending/replays.py) are drawn by it."""
         raise NotImplementedError
 
     def private(self, ctx: Ctx, seat: int, path: str = "") -> View | None:

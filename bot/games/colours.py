@@ -6,7 +6,7 @@ phones), pink everywhere and a shape of its own beside the round red and purple.
 """
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.words.i18n import t
 
 EMOJI = {
     "red": "🔴", "orange": "🟠", "yellow": "🟡", "green": "🟢", "blue": "🔵", "purple": "🟣",

@@ -22,16 +22,16 @@ from functools import partial
 from engines import cones as engine
 from render import cones as drawing
 from render.common import picture_of
-from bot import keyboard
+from bot.outgoing import keyboard
 from bot.games.base import (
     Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, medal, points_by_place,
     series_rule,
 )
 from bot.games.colours import colour
-from bot.i18n import nt, t
-from bot.keyboard import Button
-from bot.refusals import Refused
-from bot.texts import option_label
+from bot.words.i18n import nt, t
+from bot.outgoing.keyboard import Button
+from bot.words.refusals import Refused
+from bot.words.texts import option_label
 
 _PATH = re.compile(r"c\.([a-z])(?:\.(\d{1,2}))?")
 _REFUSED = re.compile(r"x\.([a-z])\.(\d{1,2})")  # a 🚫 pile: the press only explains

@@ -25,11 +25,11 @@ from bot.games.base import (
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
-from bot.i18n import t
-from bot.keyboard import Button
-from bot.numbers import has_foreign_digits
-from bot.refusals import Refused
-from bot.texts import game_name, option_label
+from bot.words.i18n import t
+from bot.outgoing.keyboard import Button
+from bot.words.numbers import has_foreign_digits
+from bot.words.refusals import Refused
+from bot.words.texts import game_name, option_label
 
 MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
 

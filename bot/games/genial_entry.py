@@ -32,11 +32,11 @@ from functools import partial
 from engines import genial as engine
 from render import genial as drawing
 from render.common import picture_of
-from bot import keyboard
+from bot.outgoing import keyboard
 from bot.games.base import Ctx, image_key
 from bot.games.colours import EMOJI, colour
-from bot.i18n import nt, t
-from bot.keyboard import Button
+from bot.words.i18n import nt, t
+from bot.outgoing.keyboard import Button
 
 PER_PAGE = 8
 _CELL = r"[A-O]\d{1,2}"

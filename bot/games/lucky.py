@@ -12,9 +12,9 @@ from functools import partial
 from render.common import picture_of
 from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key, medal
 from bot.games.colours import EMOJI, colour
-from bot.i18n import nt, t
-from bot.keyboard import Button
-from bot.texts import option_label
+from bot.words.i18n import nt, t
+from bot.outgoing.keyboard import Button
+from bot.words.texts import option_label
 
 QUIET = {"CentreRefilled", "TurnPassed"}
 

@@ -18,7 +18,7 @@ from functools import partial
 from engines import trio as engine
 from render import trio as drawing
 from render.common import picture_of
-from bot import keyboard
+from bot.outgoing import keyboard
 from bot.games.base import (
     Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key, medal,
     points_by_place, series_rule,
@@ -26,9 +26,9 @@ from bot.games.base import (
 from bot.games.trio_text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )
-from bot.i18n import nt, t
-from bot.keyboard import Button
-from bot.texts import option_label
+from bot.words.i18n import nt, t
+from bot.outgoing.keyboard import Button
+from bot.words.texts import option_label
 
 PER_PAGE = 10
 _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engines import trio as engine
 from bot.games.base import Ctx
 from bot.games.colours import colour
-from bot.i18n import nt, t
+from bot.words.i18n import nt, t
 
 GLYPH = {"hexagon": "⬢", "circle": "●", "star": "★"}
 

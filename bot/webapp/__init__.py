@@ -1,10 +1,10 @@
 """The Mini App: a page inside Telegram with the board of a game, and its small JSON API.
 
-Mounted on the bot's one web server (bot/web.py) at ``/app`` when ``WEBAPP_URL`` is set, so the
+Mounted on the bot's one web server (bot/ops/web.py) at ``/app`` when ``WEBAPP_URL`` is set, so the
 page is ``<WEBAPP_URL>/app/``. «Гениально» is played on it (a tile, a cell, ✅); the other games
 show a live read-only board. Every API request carries Telegram's signed ``initData``
 (bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
-a button press (bot/door.py).
+a button press (bot/updates/door.py).
 
     GET  /app/                              the page (static/index.html)
     GET  /app/static/...                    its modules, styles

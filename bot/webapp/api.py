@@ -18,12 +18,12 @@ from aiohttp import web
 from telegram import User
 
 from engines import registry
-from bot import keyboard
-from bot.book import GameBook
-from bot.door import Door, Where
-from bot.people import People, Person
-from bot.store import from_base36
-from bot.texts import game_name
+from bot.outgoing import keyboard
+from bot.table.book import GameBook
+from bot.updates.door import Door, Where
+from bot.table.people import People, Person
+from bot.storage.store import from_base36
+from bot.words.texts import game_name
 from bot.webapp import auth, views
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Live

@@ -1,4 +1,4 @@
-"""Waking the pages that watch a game when it changes (fed by bot/changes.py).
+"""Waking the pages that watch a game when it changes (fed by bot/table/changes.py).
 
 A page asks for its game's view with the ETag of the one it shows and ``wait``: when nothing
 changed, the request waits here until the game's next change (or a timeout), so a move shows on
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.changes import Due, Looked
+from bot.table.changes import Due, Looked
 
 
 class Live:

@@ -11,10 +11,10 @@ from typing import Any
 
 from engines import genial, registry
 from engines.genial.core import tile_names
-from bot.book import Match
+from bot.table.book import Match
 from bot.games.base import plain_text
-from bot.store import Status
-from bot.texts import game_name
+from bot.storage.store import Status
+from bot.words.texts import game_name
 
 
 def etag(match: Match, seat: int | None, lang: str) -> str:

@@ -12,7 +12,7 @@ import random
 from telegram import Update
 
 from bot.app import Tablebot
-from bot.config import Config
+from bot.ops.config import Config
 
 
 class BotRunner:

@@ -1,6 +1,6 @@
 """The lobby and the game loop without Telegram: a messenger that records what would be sent.
 
-``build_core()`` wires the bot with the same ``bot.core.build_core`` as ``bot.app.Tablebot``, over
+``build_core()`` wires the bot with the same ``bot.wiring.build_core`` as ``bot.app.Tablebot``, over
 an in-memory SQLite store (the real store) and a ``RecordingMessenger``, so the rules of the door,
 the lobby and the game loop can be tested in milliseconds. Pictures are not drawn (their jobs return empty bytes); the end-to-end
 tests against the fake Bot API cover what people see.
@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from bot import core as platform
-from bot.messenger import Result, Sent
-from bot.people import Person
-from bot.store import make_store
-from bot.timers import Timers
+from bot import wiring as platform
+from bot.outgoing.messenger import Result, Sent
+from bot.table.people import Person
+from bot.storage.store import make_store
+from bot.outgoing.timers import Timers
 
 
 @dataclass
@@ -91,7 +91,7 @@ async def no_picture(job) -> bytes:
 
 
 class Core:
-    """The bot's objects (``bot.core.Core``'s fields: ``door``, ``lobby``, ``play``, ``book``…),
+    """The bot's objects (``bot.wiring.Core``'s fields: ``door``, ``lobby``, ``play``, ``book``…),
     with a few helpers for tests."""
 
     def __init__(self, built: platform.Core):

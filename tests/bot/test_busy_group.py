@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.floods import CommandGuard
+from bot.updates.floods import CommandGuard
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data, buttons, start_game
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bot.games.base import CAPTION_BUDGET, fit_caption, plain_len
-from bot.names import in_text
+from bot.words.names import in_text
 
 
 def test_plain_len_counts_what_telegram_shows():

@@ -168,7 +168,7 @@ def test_results_show_tie_break_figures_only_where_they_decided():
 
     from bot.games.base import Ctx
     from bot.games.cones import UI
-    from bot.store import Seat
+    from bot.storage.store import Seat
     from engines.base import options_from_dict
     ui = UI()
     seen = {"chips": 0, "plain": 0}

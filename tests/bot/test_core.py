@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 from engines import cones, lucky, registry, trio
-from bot import keyboard
-from bot.door import Where
-from bot.refusals import Refused, word
-from bot.store import Status
-from bot.turns import PlayFor, Remind, Wait
+from bot.outgoing import keyboard
+from bot.updates.door import Where
+from bot.words.refusals import Refused, word
+from bot.storage.store import Status
+from bot.table.turns import PlayFor, Remind, Wait
 from tests.bot.recording import build_core
 
 GROUP = -100500
@@ -161,7 +161,7 @@ async def test_a_series_adds_victory_points_and_starts_the_next_game(core):
 
 
 def test_a_bare_series_is_as_many_games_as_players_as_the_rulebook_says():
-    from bot.lobby import parse_options
+    from bot.lobby.lobby import parse_options
     info = registry.info("lucky")
     assert parse_options(info, ["series"]) == ({"seven_for_three": False, "series": 1}, None)
     assert parse_options(info, ["series=3"])[0]["series"] == 3
@@ -169,7 +169,7 @@ def test_a_bare_series_is_as_many_games_as_players_as_the_rulebook_says():
 
 
 async def test_a_bare_series_of_three_players_plays_three_games(core):
-    from bot.lobby import parse_options
+    from bot.lobby.lobby import parse_options
     options, _ = parse_options(registry.info("lucky"), ["series"])
     match, people = await lobby_with(core, "lucky", 3, **options)
     await core.lobby.start(match, people[0])

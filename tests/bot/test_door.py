@@ -1,14 +1,14 @@
-"""The door for every press, the settings and the game loop's listeners, wired by ``bot.core``
+"""The door for every press, the settings and the game loop's listeners, wired by ``bot.wiring``
 over an in-memory store and a recording messenger: who may do what, in milliseconds."""
 from __future__ import annotations
 
 import pytest
 
 from engines import genial, lucky, registry
-from bot import keyboard
-from bot.door import Where
-from bot.refusals import Refused, word
-from bot.store import Status
+from bot.outgoing import keyboard
+from bot.updates.door import Where
+from bot.words.refusals import Refused, word
+from bot.storage.store import Status
 from tests.bot.recording import build_core
 
 GROUP = -100700
@@ -195,9 +195,9 @@ async def test_a_job_of_a_game_that_has_gone_does_nothing(core):
 async def test_a_process_that_becomes_active_reads_games_people_and_chats_again(tmp_path):
     """Another process served meanwhile (a standby taking over): after ``forget_caches`` the
     book, the people and the store's rows come from the database, not from memory."""
-    from bot import core as platform
-    from bot.store import make_store
-    from bot.timers import Timers
+    from bot import wiring as platform
+    from bot.storage.store import make_store
+    from bot.outgoing.timers import Timers
     from tests.bot.recording import Core, RecordingMessenger, no_picture
     path = str(tmp_path / "db.sqlite3")
     mine = Core(platform.build_core(await make_store(path).open(), RecordingMessenger(), Timers(None),

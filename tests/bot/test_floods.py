@@ -1,7 +1,7 @@
 """The command guard: who floods a group is slowed down, whoever writes now and then is not."""
 from __future__ import annotations
 
-from bot.floods import CommandGuard, Verdict
+from bot.updates.floods import CommandGuard, Verdict
 
 GROUP, ANNA, BORIS = -100, 1, 2
 

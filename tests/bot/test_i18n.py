@@ -7,8 +7,8 @@ import re
 import pytest
 from babel.messages.extract import extract_from_dir
 
-from bot import catalogues
-from bot.i18n import nt, t
+from tests import catalogues
+from bot.words.i18n import nt, t
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "bot"
 KEYWORDS = {"t": (2,), "nt": (2, 3)}
@@ -31,7 +31,7 @@ def used_messages():
 def constant_messages():
     """Texts passed to t() through a constant (colour names, option labels, rules)."""
     from bot.games.colours import NAMES
-    from bot.texts import OPTION_LABELS
+    from bot.words.texts import OPTION_LABELS
     out = list(NAMES.values())
     for label, hint in OPTION_LABELS.values():
         out += [label, hint]
@@ -43,7 +43,7 @@ def constant_messages():
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
     from bot.app import COMMAND_MENUS
     out += [text for _, menu in COMMAND_MENUS for _, text in menu]
-    from bot.owner import NOTICE, OWNER_COMMANDS
+    from bot.ops.owner import NOTICE, OWNER_COMMANDS
     out += [text for _, text in OWNER_COMMANDS] + [NOTICE]
     return out
 
@@ -58,7 +58,7 @@ class PoCatalog:
         from babel.messages.pofile import read_po
         self.singular: dict[str, str] = {}
         self.plural: dict[tuple[str, str], list[str]] = {}
-        for path in sorted((ROOT / "locales" / lang / "LC_MESSAGES").glob("*.po")):
+        for path in sorted((ROOT / "words" / "locales" / lang / "LC_MESSAGES").glob("*.po")):
             with path.open("rb") as fh:
                 cat = read_po(fh, locale=lang)
             self.plural_fn = gettext.c2py(cat.plural_expr)
@@ -88,7 +88,7 @@ def test_every_compiled_catalogue_is_up_to_date_with_its_po():
     old texts."""
     behind = [f"{po.with_suffix('.mo').relative_to(ROOT.parent)} is out of date with {po.name}"
               for po in catalogues.stale()]
-    assert not behind, "\n".join(behind) + "\nrecompile: python -m bot.catalogues"
+    assert not behind, "\n".join(behind) + "\nrecompile: python -m tests.catalogues"
 
 
 def test_the_compiled_catalogues_read_as_the_po_files_did():
@@ -148,13 +148,13 @@ def test_unknown_language_falls_back_to_english():
 @pytest.mark.parametrize("code,lang", [("ru", "ru"), ("ru-RU", "ru"), ("uk", "ru"), ("en-GB", "en"),
                                        ("de", "en"), (None, "en"), ("", "en")])
 def test_language_codes_map_to_catalogues(code, lang):
-    from bot.i18n import normalize_lang
+    from bot.words.i18n import normalize_lang
     assert normalize_lang(code) == lang
 
 
 # ---- every plural form, one translation per msgid, no raw option keys ------------------------
 
-LOCALES = ROOT / "locales" / "ru" / "LC_MESSAGES"
+LOCALES = ROOT / "words" / "locales" / "ru" / "LC_MESSAGES"
 
 
 def russian_catalogues():
@@ -222,8 +222,8 @@ def _texts_people_read(lang: str) -> list[tuple[str, str]]:
 
     from bot.games import adapter_for
     from bot.games.base import Ctx
-    from bot.store import Seat
-    from bot.texts import option_hint, option_label
+    from bot.storage.store import Seat
+    from bot.words.texts import option_hint, option_label
     from engines import registry
     from engines.base import event_dict, options_from_dict
 
@@ -278,7 +278,7 @@ def test_a_cancelled_game_says_so_and_asks_nothing():
 
     from bot.games import adapter_for
     from bot.games.base import Ctx
-    from bot.store import Seat
+    from bot.storage.store import Seat
     from engines import registry
     for info in registry.all_infos():
         eng, ui = registry.engine(info.id), adapter_for(info.id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from bot.games.colours import EMOJI, colour
-from bot.i18n import t
+from bot.words.i18n import t
 from engines import cones
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 

@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from bot import instance
-from bot.store import make_store
-from bot.migrate import TABLES
+from bot.storage import instance
+from bot.storage.store import make_store
+from bot.storage.migrate import TABLES
 from tests.bot.harness import BotRunner, Player, play_against_a_computer, press_until_over, start_game
 from tests.bot.test_cli import run_bot
 

@@ -1,7 +1,7 @@
 """Names a person can trust: a hostile Telegram name (or group title) cannot reverse the bot's
 lines, forge one, smear it, vanish, pass for someone else, or become somebody else's link.
 
-The unit tests hold ``bot.names`` to a corpus of hostile names; the end-to-end test plays a
+The unit tests hold ``bot.words.names`` to a corpus of hostile names; the end-to-end test plays a
 4-player game of every kind with such names, in a group with a hostile title, and reads every
 text, caption, toast and button the bot sent, as Telegram would show them (the fake finds
 mentions, commands and links by itself, as Telegram does).
@@ -15,7 +15,7 @@ import unicodedata
 
 import pytest
 
-from bot.names import FSI, PDI, clean, cut, in_plain, in_text, likeness, person_name, tell_apart
+from bot.words.names import FSI, PDI, clean, cut, in_plain, in_text, likeness, person_name, tell_apart
 from tests.bot.harness import BotRunner, Player, press_until_over, start_game
 from tests.bot.test_cli import run_bot
 from tests.fakebotapi.autolinks import auto_entities

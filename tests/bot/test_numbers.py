@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.numbers import ascii_int, has_foreign_digits
+from bot.words.numbers import ascii_int, has_foreign_digits
 from tests.bot.harness import Player
 
 GROUP = -100900
@@ -47,7 +47,7 @@ def test_a_typed_genial_move_in_other_digits_is_refused_with_the_typing_hint():
 
     from bot.games.base import Alert, Ctx
     from bot.games.genial import UI
-    from bot.store import Seat
+    from bot.storage.store import Seat
     from engines import genial, registry
     state = genial.setup(2, registry.info("genial").default_options(), 5)
     seat = genial.current_player(state)

@@ -10,9 +10,9 @@ import logging
 import pytest
 
 from bot.app import COMMAND_MENUS
-from bot.i18n import t
-from bot.names import in_text
-from bot.owner import NOTICE, OWNER_COMMANDS
+from bot.words.i18n import t
+from bot.words.names import in_text
+from bot.ops.owner import NOTICE, OWNER_COMMANDS
 from tests.bot.harness import BotRunner, Player, button_data, buttons, play_against_a_computer, start_game
 
 OWNER = 4242
@@ -172,7 +172,7 @@ async def test_without_an_owner_nobody_may(fake, runner):
 
 
 def test_the_owner_comes_from_tablebot_owner_id():
-    from bot.config import ConfigError, from_env
+    from bot.ops.config import ConfigError, from_env
     env = {"TELEGRAM_BOT_TOKEN": "123:abc"}
     assert from_env({**env, "TABLEBOT_OWNER_ID": " 4242 "}).owner_id == 4242
     assert from_env(env).owner_id is None and from_env({**env, "TABLEBOT_OWNER_ID": ""}).owner_id is None

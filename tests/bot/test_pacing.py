@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from bot.messenger import GroupPacer
+from bot.outgoing.messenger import GroupPacer
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data
 

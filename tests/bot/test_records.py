@@ -1,4 +1,4 @@
-"""Which way ratings move: the recorder (bot/records.py) over a store, through its protocol only.
+"""Which way ratings move: the recorder (bot/records/records.py) over a store, through its protocol only.
 
 The end-to-end tests (test_records_e2e.py) play real games; these set up the finished games
 whose outcome matters (a tie, teams, a computer, a seat a computer played) directly.
@@ -10,12 +10,12 @@ import io
 import pytest
 from PIL import Image
 
-from bot.background import Background
+from bot.table.background import Background
 from bot.games.base import fits_caption
-from bot.rating import NEW, computer
-from bot.records import Records
-from bot.stats import Stats
-from bot.store import Seat, Status, make_store
+from bot.records.rating import NEW, computer
+from bot.records.records import Records
+from bot.records.stats import Stats
+from bot.storage.store import Seat, Status, make_store
 
 GROUP = -1005
 

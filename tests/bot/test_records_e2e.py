@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from bot.rating import PROVISIONAL_GAMES
-from bot.store import GameRecord, Rating, RecordSeat
+from bot.records.rating import PROVISIONAL_GAMES
+from bot.storage.store import GameRecord, Rating, RecordSeat
 from tests.bot.harness import BotRunner, Player, button_data, play_against_a_computer, press_until_over, start_game
 
 GROUP = -1003000  # a supergroup: its messages have t.me/c/ links

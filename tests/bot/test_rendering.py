@@ -1,4 +1,4 @@
-"""The drawing processes (bot/rendering.py, bot/worker.py): pictures come back as drawn in the
+"""The drawing processes (bot/workers/pool.py, bot/workers/worker.py): pictures come back as drawn in the
 bot's own process, errors come back as errors, and a worker that dies costs one slower picture,
 never a lost one."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import signal
 
 import pytest
 
-from bot import rendering
+from bot.workers import pool as rendering
 from engines import lucky
 from engines.base import options_from_dict
 from render import lucky as lucky_render

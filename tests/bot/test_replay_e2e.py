@@ -8,7 +8,7 @@ import time
 
 from PIL import Image
 
-from bot.replays import FRESH_SECONDS
+from bot.ending.replays import FRESH_SECONDS
 from tests.bot.harness import Player, button_data, buttons, press_until_over, start_game
 
 GROUP = -100900
@@ -20,7 +20,7 @@ def animations(fake, chat_id: int) -> list:
 
 
 def plain(text: str) -> str:
-    """Without the isolates names are shown in (bot/names.py)."""
+    """Without the isolates names are shown in (bot/words/names.py)."""
     return text.replace("\u2068", "").replace("\u2069", "")
 
 

@@ -1,4 +1,4 @@
-"""The standby lock (``bot/standby.py``) on a real PostgreSQL: one holder per bot, a waiting
+"""The standby lock (``bot/ops/standby.py``) on a real PostgreSQL: one holder per bot, a waiting
 process takes over when the holder's connection goes, and the holder hears of it at once."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 import asyncpg
 
-from bot.standby import Standby, lock_key
+from bot.ops.standby import Standby, lock_key
 
 GRACE = 0.2  # short here: these tests look at the lock, not at the timing
 

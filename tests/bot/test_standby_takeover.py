@@ -24,7 +24,7 @@ import aiohttp
 import asyncpg
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.standby import APPLICATION_NAME, LOST_EXIT_CODE
+from bot.ops.standby import APPLICATION_NAME, LOST_EXIT_CODE
 from tests.bot.harness import buttons
 from tests.bot.test_startup import clean_env
 from tests.bot.webapp_client import free_port

@@ -1,4 +1,4 @@
-"""What every store must do: one suite, run on each implementation of ``bot.store.GameStore``.
+"""What every store must do: one suite, run on each implementation of ``bot.storage.store.GameStore``.
 
 Each test opens its store with ``make_store(TABLEBOT_DB value)`` and uses the protocol only (no
 SQL, no private attributes), so a new database passes when it joins ``BACKENDS``.
@@ -12,11 +12,11 @@ from typing import Callable
 
 import pytest
 
-from bot.store import (
+from bot.storage.store import (
     UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
     Status, StoreError, User, make_store,
 )
-from bot.store_sql import MIGRATIONS
+from bot.storage.sql import MIGRATIONS
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.store import Seat, StoreError, make_store
-from bot.store_sql import MIGRATIONS
+from bot.storage.store import Seat, StoreError, make_store
+from bot.storage.sql import MIGRATIONS
 from tests.pg import start_server, stop_server
 
 PASSWORD = "s3cret-pw"

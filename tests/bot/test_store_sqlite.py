@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from bot.store import PlaceTaken, Seat, StaleVersion, StoreError
-from bot.store_sqlite import SqliteStore
+from bot.storage.store import PlaceTaken, Seat, StaleVersion, StoreError
+from bot.storage.sqlite import SqliteStore
 
 
 async def _store(tmp_path) -> SqliteStore:

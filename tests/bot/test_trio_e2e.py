@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.games.trio_text import face_text, tile_text
-from bot.names import in_text
+from bot.words.names import in_text
 from engines import trio
 from tests.bot.harness import Player, buttons
 
@@ -316,7 +316,7 @@ def adapter_ctx(state, events=(), lang="en"):
     from types import SimpleNamespace
 
     from bot.games.base import Ctx
-    from bot.store import Seat
+    from bot.storage.store import Seat
     seats = [Seat(i, i + 1, n) for i, n in enumerate(NAMES[:state.players])]
     game = SimpleNamespace(seats=seats, last_events=list(events), short_id="z9")
     return Ctx(game=game, eng=trio, state=state, lang=lang, bot_username="tablebot_test_bot")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.pacing import GAME, PERSON, TIDY, GroupPacer
+from bot.outgoing.pacing import GAME, PERSON, TIDY, GroupPacer
 from engines import cones, lucky
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
@@ -334,7 +334,7 @@ async def test_a_game_stopped_at_its_last_move_ends_in_the_group_after_the_resta
 
 
 async def _stored(tmp_path, game_id):
-    from bot.store import make_store
+    from bot.storage.store import make_store
     store = await make_store(str(tmp_path / "db.sqlite3")).open()
     try:
         return await store.get_game(game_id)

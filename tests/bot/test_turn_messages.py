@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.texts import GAME_BLURBS, game_sign
+from bot.words.texts import GAME_BLURBS, game_sign
 from engines import registry
 from tests.bot.harness import Player, button_data, buttons, start_game
 

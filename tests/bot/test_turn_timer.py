@@ -9,7 +9,7 @@ import aiosqlite
 import pytest
 
 from engines import cones, lucky, trio
-from bot.names import in_text
+from bot.words.names import in_text
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
 GROUP = -100900

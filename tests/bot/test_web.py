@@ -1,4 +1,4 @@
-"""The one web server (bot/web.py): routes added by others, the operator's routes kept off the
+"""The one web server (bot/ops/web.py): routes added by others, the operator's routes kept off the
 public port, one socket when the ports are the same, a port in use told in one line."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.web import PortUnavailable, WebServer
+from bot.ops.web import PortUnavailable, WebServer
 from tests.bot.webapp_client import free_port
 
 

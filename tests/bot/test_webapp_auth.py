@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.config import ConfigError, from_env
+from bot.ops.config import ConfigError, from_env
 from bot.webapp import auth
 from tests.bot.webapp_client import forged, init_data
 

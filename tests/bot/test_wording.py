@@ -11,12 +11,12 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.games.glossary import GLOSSARY
-from bot.i18n import nt, t
-from bot.texts import GAME_BLURBS, OPTION_LABELS
+from bot.words.i18n import nt, t
+from bot.words.texts import GAME_BLURBS, OPTION_LABELS
 from engines import registry
 from tests.bot.harness import Player, button_data
 
-LOCALES = pathlib.Path(__file__).resolve().parents[2] / "bot" / "locales" / "ru" / "LC_MESSAGES"
+LOCALES = pathlib.Path(__file__).resolve().parents[2] / "bot" / "words" / "locales" / "ru" / "LC_MESSAGES"
 GROUP = -100900
 BOT = "tablebot_test_bot"
 
@@ -170,7 +170,7 @@ def test_a_finished_table_says_once_that_the_game_is_over(kind):
 
     from bot.games import adapter_for
     from bot.games.base import Ctx
-    from bot.store import Seat
+    from bot.storage.store import Seat
     from engines.base import event_dict
     eng = __import__(f"engines.{kind}", fromlist=["setup"])
     rng = random.Random(3)

@@ -1,0 +1,169 @@
+"""What the bot counts, for Prometheus (``/metrics`` on ``METRICS_PORT``, see bot/ops/web.py).
+
+One ``Metrics`` per bot, on a registry of its own (not prometheus-client's global one: tests run
+several bots in one process). Where the figures come from, so that no game code counts anything:
+
+- updates and presses are counted as they arrive, when they enter the Application's update
+  queue (``ArrivalQueue``: the poller and the webhook both put them there);
+- the press → answer latency runs from that arrival to the moment the answerCallbackQuery
+  request goes out, and the requests to Telegram and their 429s are counted where every request
+  is made (``CountingRequest``, python-telegram-bot's HTTPX request with a counter);
+- drawing time is measured around the drawing jobs (``timed_drawing`` wraps the ``render``
+  the core is built with);
+- games by status are read from the store when scraped (one grouped count on an index);
+- ``set_active`` says whether this process serves (1) or waits as a standby (0).
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from typing import Any, Awaitable, Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
+from telegram import Update
+from telegram.request import HTTPXRequest
+
+from bot.outgoing import keyboard
+from bot.storage.store import GameStore, Status, from_base36
+
+log = logging.getLogger(__name__)
+
+# Presses whose answer is awaited, at most (the oldest is forgotten: a press never answered must
+# not stay in memory for good).
+PRESSES_WAITING_MAX = 10_000
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
+DRAWING_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# The kinds of update the bot asks for; anything else is "other".
+UPDATE_KINDS = ("message", "callback_query", "my_chat_member", "edited_message", "chat_member")
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry()
+        ProcessCollector(registry=registry)  # memory, CPU, open files of this process
+        self.updates = Counter("tablebot_updates", "Updates from Telegram, by kind", ["kind"], registry=registry)
+        self.presses = Counter("tablebot_presses", "Button presses, by what was pressed: a game's kind, "
+                               "a lobby, the menu, or other", ["kind"], registry=registry)
+        self.answer_latency = Histogram("tablebot_press_answer_seconds", "From a press's arrival to its "
+                                        "answerCallbackQuery going out", buckets=LATENCY_BUCKETS, registry=registry)
+        self.requests = Counter("tablebot_telegram_requests", "Requests to the Bot API (polling aside), by method",
+                                ["method"], registry=registry)
+        self.floods = Counter("tablebot_telegram_flood_waits", "429 Too Many Requests from the Bot API, by method",
+                              ["method"], registry=registry)
+        self.games = Gauge("tablebot_games", "Games in the database, by status", ["status"], registry=registry)
+        self.drawing = Histogram("tablebot_drawing_seconds", "Drawing a picture, from asking a drawing process "
+                                 "to having it", buckets=DRAWING_BUCKETS, registry=registry)
+        self.active = Gauge("tablebot_active", "1 while this process serves the bot, 0 while it waits as a standby",
+                            registry=registry)
+        self._waiting: collections.OrderedDict[str, float] = collections.OrderedDict()  # press id -> arrival
+
+    # ---- counted where it happens ---------------------------------------------------------------
+
+    def arrived(self, update: object, press_kind: Callable[[str | None], str]) -> None:
+        """An update entered the queue (``press_kind`` names what a press was made on)."""
+        if not isinstance(update, Update):
+            return
+        self.updates.labels(_kind(update)).inc()
+        query = update.callback_query
+        if query is not None:
+            self.presses.labels(press_kind(query.data)).inc()
+            self._waiting[query.id] = time.perf_counter()
+            if len(self._waiting) > PRESSES_WAITING_MAX:
+                self._waiting.popitem(last=False)
+
+    def answering(self, query_id: Any) -> None:
+        """The answer to a press goes out now (a retry of it is not counted again)."""
+        arrival = self._waiting.pop(query_id, None)
+        if arrival is not None:
+            self.answer_latency.observe(time.perf_counter() - arrival)
+
+    def requested(self, method: str, status: int) -> None:
+        self.requests.labels(method).inc()
+        if status == 429:
+            self.floods.labels(method).inc()
+
+    def set_active(self, active: bool) -> None:
+        """This process serves (True) or waits as a standby (False)."""
+        self.active.set(1 if active else 0)
+
+    def timed_drawing(self, render: Callable[[Callable[[], bytes]], Awaitable[bytes]]
+                      ) -> Callable[[Callable[[], bytes]], Awaitable[bytes]]:
+        """``render`` (bot/workers/pool.py's) with its time observed."""
+        async def timed(job: Callable[[], bytes]) -> bytes:
+            started = time.perf_counter()
+            try:
+                return await render(job)
+            finally:
+                self.drawing.observe(time.perf_counter() - started)
+        return timed
+
+    # ---- read when scraped ----------------------------------------------------------------------
+
+    async def exposition(self, store: GameStore) -> bytes:
+        """The text Prometheus scrapes: the games counted now, then everything."""
+        counts = await store.games_by_status()
+        for status in Status:
+            self.games.labels(status.value).set(counts.get(status.value, 0))
+        return generate_latest(self.registry)
+
+    def exposition_without_games(self) -> bytes:
+        """The same when the database does not answer (the games as last counted)."""
+        return generate_latest(self.registry)
+
+
+def _kind(update: Update) -> str:
+    for kind in UPDATE_KINDS:
+        if getattr(update, kind) is not None:
+            return kind
+    return "other"
+
+
+def press_kind(data: str | None, cached: Callable[[int], Any]) -> str:
+    """What a press was made on: ``menu``, ``lobby`` (a game still gathering players), the game's
+    kind, or ``other`` (not our data, or a game no longer in memory). ``cached``: the book's."""
+    press = keyboard.parse(data)
+    if press is None:
+        return "other"
+    if press.game == keyboard.MENU:
+        return "menu"
+    match = cached(from_base36(press.game))
+    if match is None:
+        return "other"
+    return "lobby" if match.game.status == Status.LOBBY else match.game.kind
+
+
+class ArrivalQueue(asyncio.Queue):
+    """The Application's update queue, counting what arrives (the poller and the webhook both
+    put updates here; python-telegram-bot's ``put`` ends in ``put_nowait``)."""
+
+    def __init__(self, metrics: Metrics, press_kind: Callable[[str | None], str]):
+        super().__init__()
+        self._metrics = metrics
+        self._press_kind = press_kind
+
+    def put_nowait(self, item: object) -> None:
+        try:
+            self._metrics.arrived(item, self._press_kind)
+        except Exception:  # a count must never cost an update
+            log.exception("could not count an update")
+        super().put_nowait(item)
+
+
+class CountingRequest(HTTPXRequest):
+    """python-telegram-bot's HTTPX request, counting every request by method and noting when
+    the answer to a press goes out."""
+
+    def __init__(self, metrics: Metrics, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._metrics = metrics
+
+    async def do_request(self, url: str, method: str, request_data=None, **timeouts: Any) -> tuple[int, bytes]:
+        name = url.rsplit("/", 1)[-1]
+        if name == "answerCallbackQuery" and request_data is not None:
+            self._metrics.answering(request_data.parameters.get("callback_query_id"))
+        status, payload = await super().do_request(url, method, request_data, **timeouts)
+        self._metrics.requested(name, status)
+        return status, payload

@@ -1,0 +1,390 @@
+"""Every call to Telegram goes through here: errors handled in one place, group writes paced.
+
+- ``Forbidden`` (blocked, never opened the private chat): FORBIDDEN; the ``on_forbidden``
+  callback marks the user, the caller decides the rest.
+- "message is not modified": NOT_MODIFIED, harmless.
+- "message to edit not found" / deleted: MISSING, the caller re-posts.
+- ``RetryAfter`` (429): the whole group waits it out (``GroupPacer.hold``), then the call is
+  made again: a 429 means Telegram did nothing. One log line, no traceback.
+- ``ChatMigrated``: the ``on_migrate`` callback re-keys the chat, MIGRATED is returned.
+- Network errors, time-outs, 5xx: an edit, a delete or an answer is made again with backoff
+  (doing it twice is harmless); a new message only when it surely never reached Telegram (the
+  connection was refused), because sending it twice would post it twice. Otherwise UNSURE.
+Group writes (sends, edits, deletes to a chat with a negative id) are paced (bot/outgoing/pacing.py),
+a person waiting (a reply, a ping) before the game's own edits. Answers to button presses are
+never paced, never wait behind other chats' writes, and are tried again only while Telegram
+would still take them (about 15 s after the press): a 429 on one answer holds no other.
+Replies to commands go out in the background (``post``), a few per group at most, so that a
+flood of commands can neither hold up the group's updates nor eat its write budget.
+"""
+from __future__ import annotations
+
+import asyncio
+import enum
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+import httpx
+from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.constants import CallbackQueryLimit, ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+from bot.logs import network_failure
+from bot.words.names import cut
+from bot.outgoing.pacing import GAME, PERSON, GroupPacer, RateLimit
+
+log = logging.getLogger(__name__)
+
+MAX_PENDING_REPLIES = 8  # per group; more command replies than this are dropped (CommandGuard
+# already holds each member to a few, so this is the last line against many members at once)
+PATIENT_SECONDS = 30.0  # how long a patient send waits for Telegram's answer
+ANSWER_SECONDS = 10.0  # an answer is tried again only this long: Telegram refuses one after ~15 s
+
+
+class Result(enum.Enum):
+    OK = "ok"
+    NOT_MODIFIED = "not_modified"
+    MISSING = "missing"
+    FORBIDDEN = "forbidden"
+    MIGRATED = "migrated"
+    FAILED = "failed"
+    UNSURE = "unsure"  # a new message may or may not have been posted
+    DROPPED = "dropped"  # no longer wanted by the time it could go out (not sent)
+
+
+@dataclass
+class Sent:
+    result: Result
+    message: Message | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.result in (Result.OK, Result.NOT_MODIFIED)
+
+
+def _seconds(value: Any) -> float:
+    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
+
+
+def surely_not_delivered(exc: NetworkError) -> bool:
+    """The request never reached Telegram (connection refused, pool full), or Telegram answered
+    with an error status (5xx, 502) and did nothing: safe to make again even for a new message."""
+    cause = exc.__cause__
+    if isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return True
+    return not isinstance(exc, TimedOut) and not isinstance(cause, httpx.HTTPError)
+
+
+# A picture is drawn when its write may go out, not before: a write waiting for the group's
+# pace or the bot's budget (30 a second, the limit under many busy groups) holds no picture,
+# and what it shows is drawn once, for what goes out.
+Picture = Callable[[], Awaitable[bytes]]
+
+
+@dataclass
+class _Upload:
+    """One picture on its way out: drawn on the first attempt, kept for a retry."""
+    draw: Picture
+    png: bytes | None = None
+    key: str | None = None  # its content hash, for the file_id of an identical upload
+
+
+class Messenger:
+    def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0, window: float = 60.0,
+                 on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
+                 on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+                 max_retries: int = 5, overall_per_second: float = 30.0):
+        self.bot = bot
+        self.pacer = GroupPacer(writes_per_minute, fast_spacing, window)
+        self.overall = RateLimit(overall_per_second)
+        self.on_migrate = on_migrate
+        self.on_forbidden = on_forbidden
+        self.max_retries = max_retries
+        # file_id of images already uploaded, by content hash: identical pictures are not re-sent.
+        self._file_ids: dict[str, str] = {}
+        self._replies: dict[int, dict[str, asyncio.Task]] = {}  # chat -> the replies waiting, by text
+        self._tasks: set[asyncio.Task] = set()
+
+    async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
+                    new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
+                    retries: int | None = None, within: float | None = None) -> Sent:
+        """Make one call with the errors handled; ``new_message``: it posts a message (not safe
+        to repeat after an unclear failure); ``priority``: who waits for it (bot/outgoing/pacing.py);
+        ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
+        is not tried again (an answer to a press)."""
+        attempt = floods = 0
+        retries = self.max_retries if retries is None else retries
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within if within is not None else None
+        while True:
+            if chat_id is not None:
+                if chat_id < 0 and not await self.pacer.wait(chat_id, priority=priority, still=still):
+                    return Sent(Result.DROPPED)
+                await self.overall.wait()
+            if still is not None and not still():
+                return Sent(Result.DROPPED)
+            try:
+                value = await make()
+                return Sent(Result.OK, value if isinstance(value, Message) else None)
+            except RetryAfter as exc:
+                floods += 1
+                wait = _seconds(getattr(exc, "_retry_after", None) or exc.retry_after)
+                if floods > retries:
+                    log.warning("chat %s: still flood-controlled after %d tries; giving up", chat_id, floods)
+                    return Sent(Result.FAILED)
+                if deadline is not None and loop.time() + wait > deadline:
+                    log.warning("flood control on an answer (%.1f s): too late to answer, given up", wait)
+                    return Sent(Result.FAILED)
+                if chat_id is None:
+                    log.warning("flood control on an answer: this answer waits %.1f s", wait)
+                else:
+                    log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
+                if chat_id is not None and chat_id < 0:
+                    self.pacer.hold(chat_id, wait + 0.1)
+                else:
+                    await asyncio.sleep(wait + 0.1)
+            except ChatMigrated as exc:
+                log.info("chat %s migrated to %s", chat_id, exc.new_chat_id)
+                if self.on_migrate is not None and chat_id is not None:
+                    await self.on_migrate(chat_id, exc.new_chat_id)
+                return Sent(Result.MIGRATED)
+            except Forbidden as exc:
+                log.info("forbidden in chat %s: %s", chat_id, exc.message)
+                if self.on_forbidden is not None and chat_id is not None and chat_id > 0:
+                    await self.on_forbidden(chat_id)
+                return Sent(Result.FORBIDDEN)
+            except BadRequest as exc:
+                return self._bad_request(chat_id, exc)
+            except NetworkError as exc:  # TimedOut too
+                attempt += 1
+                if new_message and not surely_not_delivered(exc):
+                    log.warning("chat %s: a new message may or may not have arrived (%s); not sending it twice",
+                                chat_id, exc)
+                    return Sent(Result.UNSURE)
+                pause = min(8.0, 0.25 * 2 ** attempt)
+                if attempt > retries or deadline is not None and loop.time() + pause > deadline:
+                    log.warning("chat %s: giving up after %d network errors: %s", chat_id, attempt, exc)
+                    return Sent(Result.FAILED)
+                await asyncio.sleep(pause)
+            except TelegramError as exc:
+                log.error("telegram error in chat %s: %s", chat_id, exc)
+                return Sent(Result.FAILED)
+
+    @staticmethod
+    def _bad_request(chat_id: int | None, exc: BadRequest) -> Sent:
+        text = exc.message.lower()
+        if "not modified" in text:
+            return Sent(Result.NOT_MODIFIED)
+        if "not found" in text and "message" in text or "message can't be" in text:
+            return Sent(Result.MISSING)
+        if "chat not found" in text:
+            return Sent(Result.FORBIDDEN)
+        if "query is too old" in text or "query id is invalid" in text:
+            log.info("a button press was answered too late: %s", exc.message)
+            return Sent(Result.FAILED)
+        log.error("bad request in chat %s: %s", chat_id, exc.message)
+        return Sent(Result.FAILED)
+
+    async def _photo(self, upload: _Upload) -> Any:
+        """What to send: the file_id of the same picture uploaded before, or its bytes (drawn
+        on the first attempt; a retry sends the same)."""
+        if upload.png is None:
+            upload.png = await upload.draw()
+            upload.key = hashlib.sha1(upload.png).hexdigest()
+        return self._file_ids.get(upload.key, upload.png)
+
+    def _remember(self, upload: _Upload, sent: Sent) -> None:
+        if sent.message is not None and sent.message.photo and upload.key is not None:
+            self._file_ids[upload.key] = sent.message.photo[-1].file_id
+            if len(self._file_ids) > 2000:
+                self._file_ids.pop(next(iter(self._file_ids)))
+
+    # ---- sending ------------------------------------------------------------------------
+
+    async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+                        thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
+                        priority: int = GAME, still: Callable[[], bool] | None = None,
+                        retries: int | None = None, patient: bool = False) -> Sent:
+        """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
+        an answer that comes late still tells its id, where a time-out would leave it unsure)."""
+        return await self._call(chat_id, lambda: self.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread_id or None, disable_notification=not notify,
+            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
+            link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
+            new_message=True, priority=priority, still=still, retries=retries)
+
+    async def send_photo(self, chat_id: int, picture: Picture, caption: str,
+                         markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,
+                         priority: int = GAME) -> Sent:
+        upload = _Upload(picture)
+
+        async def make():
+            return await self.bot.send_photo(
+                chat_id, await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML,
+                reply_markup=markup, message_thread_id=thread_id or None)
+        sent = await self._call(chat_id, make, new_message=True, priority=priority)
+        self._remember(upload, sent)
+        return sent
+
+    async def send_animation(self, chat_id: int, animation: Picture | str, caption: str, *, thread_id: int = 0,
+                             reply_to: int | None = None, priority: int = PERSON) -> Sent:
+        """An animation (a GIF made by ``animation()`` when the write may go out, or the file_id
+        of one sent before). Made once: a retry sends the same bytes."""
+        upload = _Upload(animation) if callable(animation) else None
+
+        async def make():
+            if upload is not None and upload.png is None:
+                upload.png = await upload.draw()
+            return await self.bot.send_animation(
+                chat_id, upload.png if upload is not None else animation, caption=caption,
+                parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, filename="replay.gif",
+                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None)
+        return await self._call(chat_id, make, new_message=True, priority=priority)
+
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+             thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON,
+             picture: Picture | None = None) -> None:
+        """Reply to a command in the background: the handler does not wait for the group's pace.
+        With a ``picture``, a photo whose caption is ``text`` (drawn when it may go out).
+        A reply already waiting with the same text is not queued again; beyond a few waiting
+        replies per group, new ones are dropped (someone is flooding the group with commands).
+        In a group each reply waits for the budget by its own priority (one held back does not
+        hold up the next person's); in private, where nothing is paced, they go out in order."""
+        waiting = self._replies.setdefault(chat_id, {})
+        if text in waiting:
+            return
+        if len(waiting) >= MAX_PENDING_REPLIES:
+            log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(waiting))
+            return
+        before = list(waiting.values())[-1] if chat_id > 0 and waiting else None
+        waiting[text] = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, priority, before,
+                                                     picture))
+
+    async def _send_reply(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, thread_id: int,
+                          reply_to: int | None, priority: int, before: asyncio.Task | None,
+                          picture: Picture | None = None) -> None:
+        try:
+            if before is not None:
+                await asyncio.wait([before])
+            if picture is not None:
+                await self.send_photo(chat_id, picture, text, markup, thread_id=thread_id, priority=priority)
+            else:
+                await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to,
+                                     priority=priority)
+        finally:
+            waiting = self._replies.get(chat_id, {})
+            waiting.pop(text, None)
+            if not waiting:
+                self._replies.pop(chat_id, None)
+
+    def _spawn(self, coroutine: Awaitable[None]) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait for replies still going out (at shut-down)."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    async def close(self, timeout: float = 1.0) -> None:
+        """Cancel the replies still waiting and the pacer's tasks, and wait until they have
+        stopped (at shut-down, after ``drain``)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        self._replies.clear()
+        await self.pacer.close(timeout)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._tasks)
+
+    async def send_dice(self, chat_id: int, emoji: str = "🎲", *, thread_id: int = 0) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.send_dice(
+            chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
+
+    # ---- editing ------------------------------------------------------------------------
+
+    async def edit_text(self, chat_id: int, message_id: int, text: str,
+                        markup: InlineKeyboardMarkup | None = None) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.edit_message_text(
+            text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup))
+
+    async def edit_photo(self, chat_id: int, message_id: int, picture: Picture, caption: str,
+                         markup: InlineKeyboardMarkup | None = None) -> Sent:
+        upload = _Upload(picture)
+
+        async def make():
+            media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
+            return await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=markup)
+        sent = await self._call(chat_id, make)
+        self._remember(upload, sent)
+        return sent
+
+    async def edit_caption(self, chat_id: int, message_id: int, caption: str,
+                           markup: InlineKeyboardMarkup | None = None) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.edit_message_caption(
+            chat_id=chat_id, message_id=message_id, caption=caption, parse_mode=ParseMode.HTML,
+            reply_markup=markup))
+
+    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None, *,
+                          priority: int = GAME) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.edit_message_reply_markup(
+            chat_id=chat_id, message_id=message_id, reply_markup=markup), priority=priority)
+
+    async def delete(self, chat_id: int, message_id: int, *, priority: int = GAME) -> Sent:
+        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), priority=priority)
+
+    # ---- questions and settings --------------------------------------------------------------
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user belongs to the group (None when Telegram cannot tell now)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except (Forbidden, BadRequest):
+            return False
+        except TelegramError:
+            return None
+        return member.status in ("creator", "administrator", "member") or (
+            member.status == "restricted" and bool(getattr(member, "is_member", False)))
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group (False when Telegram cannot tell)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in ("creator", "administrator")
+
+    async def set_commands(self, commands: list[tuple[str, str]], *, scope, language_code: str | None) -> bool:
+        """The command menu for a scope and language; a failure only costs the menu (False)."""
+        try:
+            await self.bot.set_my_commands([BotCommand(name, text) for name, text in commands], scope=scope,
+                                           language_code=language_code)
+        except TelegramError as exc:
+            log.warning("could not set the command menu: %s", network_failure(exc) or exc)
+            return False
+        return True
+
+    # ---- answers (never paced: they are not chat messages) ----------------------------------
+
+    async def answer(self, query_id: str, text: str | None = None, *, alert: bool = False,
+                     url: str | None = None) -> Sent:
+        if text is not None:
+            text = cut(text, CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
+        return await self._call(None, lambda: self.bot.answer_callback_query(
+            query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
+
+    def answer_soon(self, query_id: str, text: str | None = None, *, alert: bool = False,
+                    url: str | None = None) -> None:
+        """Answer a press in the background: a slow or flood-controlled answer holds up neither
+        the chat's next update nor any other answer."""
+        self._spawn(self.answer(query_id, text, alert=alert, url=url))

@@ -1,0 +1,220 @@
+"""What the records show: /stats, /top, /history; and /forgetme, /forgetgroup.
+
+Every command returns its answer as HTML text (and a keyboard where a confirmation is asked);
+the handlers post it. Every name goes through ``in_text``; a person who asked to be forgotten
+reads «a player». Dates are ISO (2026-11-22, UTC): the same in both languages.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from functools import partial
+from typing import Awaitable, Callable
+
+from engines import registry
+from render.chart import Line, rating_chart
+from render.common import picture_of
+from bot.outgoing import keyboard
+from bot.games import adapter_for
+from bot.games.base import MEDALS, medal, message_link
+from bot.words.i18n import t
+from bot.outgoing.keyboard import MENU, Button
+from bot.outgoing.messenger import Messenger, Picture
+from bot.words.names import clean, in_text
+from bot.table.people import People, Person
+from bot.records.rating import PROVISIONAL_GAMES, shown
+from bot.words.refusals import Refused
+from bot.storage.store import GameRecord, GameStore, RecordSeat
+from bot.words.texts import game_name
+
+LAST_RESULTS = 5  # in a group's /stats
+HISTORY = 10  # games in /history
+TOP = 10  # people in /top
+LEADERS = 3  # people per game in a group's /stats
+FORGET_ME, FORGET_GROUP = "f.me", "f.gr"  # the confirmation buttons' actions
+
+
+def _date(when: float) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(when))
+
+
+def _name(s: RecordSeat, lang: str) -> str:
+    # (a computer's name begins with 🤖 already: players.computer_name)
+    return in_text(s.name) if s.name is not None else t(lang, "a player")
+
+
+def _game(kind: str, lang: str) -> str:
+    return game_name(registry.info(kind), lang)
+
+
+def _games_list(lang: str) -> str:
+    return ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
+
+
+def result_line(record: GameRecord, lang: str) -> str:
+    """«2026-11-22 Cones: 🥇 Anna · 🥈 Bob · 🥉 🤖 Bot 1» (or «cancelled»)."""
+    head = f"{_date(record.ended)} <b>{_game(record.kind, lang)}</b>"
+    if record.status != "finished":
+        names = ", ".join(_name(s, lang) for s in record.seats)
+        return f"{head}: {names} — " + t(lang, "cancelled")
+    seats = sorted(record.seats, key=lambda s: (s.place or 99, s.seat))
+    if len(seats) == 1:
+        return f"{head}: {_name(seats[0], lang)} — " + t(lang, "solo, score {n}", n=seats[0].score)
+    return f"{head}: " + " · ".join(f"{medal(s.place)} {_name(s, lang)}" for s in seats)
+
+
+class Stats:
+    def __init__(self, store: GameStore, people: People, messenger: Messenger, *,
+                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
+        self.store = store
+        self.people = people
+        self.messenger = messenger
+        self.render = render  # draws a picture job in the drawing process (bot/workers/pool.py)
+
+    # ---- /stats --------------------------------------------------------------------------
+
+    async def group(self, chat_id: int, title: str | None, lang: str) -> str:
+        """A group's /stats: games played here by game, its leaders, the last few results."""
+        counts = await self.store.chat_counts(chat_id)
+        records = await self.store.chat_records(chat_id, LAST_RESULTS)
+        if not counts and not records:
+            return t(lang, "No games have been played here yet. Start one with /new.")
+        lines = [t(lang, "📊 <b>Games played here</b>: {games}",
+                   games=", ".join(f"{_game(k, lang)} {n}" for k, n in sorted(counts.items())) or "0")]
+        leaders = []
+        for kind in sorted(counts):
+            best = await self.store.top(kind, min_games=1, limit=LEADERS, chat_id=chat_id)
+            if best:
+                leaders.append(f"{_game(kind, lang)}: " + ", ".join(
+                    f"{in_text(name)} {shown(r.figure, r.games)}" for r, name in best))
+        if leaders:
+            lines += ["", t(lang, "🏆 <b>Leaders</b>")] + leaders
+        lines += ["", t(lang, "🕑 <b>Last games</b>")] + [result_line(r, lang) for r in records]
+        return "\n".join(lines)
+
+    async def person(self, user_id: int, name: str, lang: str) -> str:
+        """A person's own record, per game: games, wins, places, best score, rating, streak."""
+        played = [p for p in await self.store.played(user_id) if p.status == "finished"]
+        if not played:
+            return t(lang, "{name}: no finished games with me yet.", name=in_text(name))
+        lines = [t(lang, "📊 <b>Games</b>: {name}", name=in_text(name))]
+        provisional = False  # (a «?» in a name must not bring the note)
+        for kind in sorted({p.kind for p in played}):
+            mine = [p for p in played if p.kind == kind]
+            low_wins = adapter_for(kind).low_score_wins
+            places = Counter(p.place for p in mine if p.players > 1)
+            wins = places.get(1, 0)
+            scores = [p.score for p in mine if p.score is not None]
+            streak = 0
+            for p in reversed(mine):
+                if p.place != 1 or p.players < 2:
+                    break
+                streak += 1
+            rated = (await self.store.ratings(kind, [user_id])).get(user_id)
+            provisional = provisional or (rated is not None and rated.games < PROVISIONAL_GAMES)
+            parts = [t(lang, "games: {n}", n=len(mine)), t(lang, "wins: {n}", n=wins)]
+            if places:
+                parts.append(t(lang, "places: {places}", places=" ".join(
+                    f"{MEDALS.get(p, str(p))}×{n}" for p, n in sorted(places.items()))))
+            if scores:
+                parts.append(t(lang, "best score: {n}", n=min(scores) if low_wins else max(scores)))
+            if rated is not None:
+                parts.append(t(lang, "rating: {figure}", figure=shown(rated.figure, rated.games)))
+            if streak > 1:
+                parts.append(t(lang, "wins in a row: {n}", n=streak))
+            lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
+        if provisional:
+            lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)]
+        return "\n".join(lines)
+
+    async def chart(self, user_id: int, name: str, lang: str) -> Picture | None:
+        """The picture of a person's rating over time, one line per game (``render/chart.py``),
+        drawn in the drawing process when it may go out; None unless they have two rated games
+        of some game (one game is a step, not a trend), and so none for a forgotten person."""
+        history = await self.store.rating_history(user_id)
+        lines = []
+        for kind in sorted({h.kind for h in history}):
+            mine = [h for h in history if h.kind == kind]
+            # From the figure before their first rated game, then one point after each.
+            figures = (mine[0].before,) + tuple(h.after for h in mine)
+            provisional = (mine[0].games - 1 < PROVISIONAL_GAMES,) + tuple(h.games < PROVISIONAL_GAMES for h in mine)
+            lines.append(Line(kind, _game(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
+        if not any(len(line.figures) > 2 for line in lines):
+            return None
+        job = partial(picture_of, rating_chart, lines, title=t(lang, "Rating: {name}", name=clean(name)),
+                      axis=t(lang, "rated games"), provisional_note=t(lang, "dashed: provisional"))
+        return lambda: self.render(job)
+
+    @staticmethod
+    def chart_caption(name: str, lang: str) -> str:
+        """The chart's own caption, when the statistics are too long to be it."""
+        return t(lang, "📈 Rating over time: {name}", name=in_text(name))
+
+    # ---- /top and /history ---------------------------------------------------------------
+
+    async def top(self, words: list[str], chat_id: int | None, lang: str) -> str:
+        """/top <game>: this group's leaderboard (in private: everyone's)."""
+        info = (registry.find(" ".join(words)) or registry.find(words[0])) if words else None
+        if info is None:
+            return t(lang, "Which game? Write /top and a game: {names}.", names=_games_list(lang))
+        best = await self.store.top(info.id, min_games=PROVISIONAL_GAMES, limit=TOP, chat_id=chat_id)
+        name = game_name(info, lang)
+        if not best:
+            return t(lang, "{game}: nobody has {n} rated games yet, and the leaderboard shows only those who have.",
+                     n=PROVISIONAL_GAMES, game=name)
+        head = (t(lang, "🏆 <b>{game}</b>: the best here", game=name) if chat_id is not None
+                else t(lang, "🏆 <b>{game}</b>: the best everywhere", game=name))
+        lines = [head] + [f"{i}. {in_text(person) if person else t(lang, 'a player')} — {r.figure} ({t(lang, 'games: {n}', n=r.games)})"
+                          for i, (r, person) in enumerate(best, start=1)]
+        return "\n".join(lines)
+
+    async def history(self, chat_id: int, lang: str) -> str:
+        """/history: the last games here, each with a link to its results."""
+        records = await self.store.chat_records(chat_id, HISTORY)
+        if not records:
+            return t(lang, "No games have been played here yet. Start one with /new.")
+        lines = [t(lang, "🕑 <b>Last games here</b>")]
+        for r in records:
+            line = result_line(r, lang)
+            link = message_link(chat_id, r.results_msg or None)
+            if link and r.status == "finished":
+                line += f' · <a href="{link}">{t(lang, "results")}</a>'
+            lines.append(line)
+        return "\n".join(lines)
+
+    # ---- forgetting ----------------------------------------------------------------------
+
+    def ask_forget_me(self, private: bool, lang: str) -> tuple[str, object]:
+        if not private:
+            return t(lang, "Write /forgetme to me in private: I ask there before I forget your games."), None
+        markup = keyboard.markup(MENU, None, [[Button(t(lang, "🗑 Yes, forget my games"), FORGET_ME, turn_free=True)]])
+        return t(lang, "Forget your games? Your ratings and statistics are deleted, and in past results you "
+                       "become «a player». I will not record your games from now on."), markup
+
+    async def ask_forget_group(self, chat_id: int, person: Person, lang: str) -> tuple[str, object]:
+        if chat_id > 0:
+            return t(lang, "/forgetgroup works in a group: its admins may delete the group's records there."), None
+        if not await self.people.is_admin(chat_id, person.id):
+            return t(lang, "Only an admin of this group may delete its records."), None
+        markup = keyboard.markup(MENU, None, [[Button(t(lang, "🗑 Yes, forget this group's games"), FORGET_GROUP,
+                                                      turn_free=True)]])
+        return t(lang, "Forget every game played in this group? Its statistics and history are deleted "
+                       "(players keep their ratings)."), markup
+
+    async def confirm(self, person: Person, chat_id: int, message_id: int | None, action: str) -> str:
+        """A confirmation button was pressed: forget, and say so (the button goes)."""
+        lang = person.lang
+        if action == FORGET_ME:
+            if chat_id != person.id:
+                raise Refused("bad_button")
+            await self.store.forget_user(person.id)
+            done = t(lang, "Done: I have forgotten your games.")
+        else:
+            if chat_id > 0 or not await self.people.is_admin(chat_id, person.id):
+                raise Refused("bad_button")
+            await self.store.forget_chat(chat_id)
+            lang = await self.people.chat_lang(chat_id)
+            done = t(lang, "Done: I have forgotten the games of this group.")
+        if message_id is not None:
+            await self.messenger.edit_text(chat_id, message_id, done, None)
+        return done

@@ -1,0 +1,148 @@
+"""What a lobby message and the game menu show: pure functions of the game and a language."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.helpers import create_deep_linked_url
+
+from engines import registry
+from bot.outgoing import keyboard
+from bot.games import adapter_for
+from bot.games.base import View
+from bot.words.i18n import t
+from bot.outgoing.keyboard import MENU, Button
+from bot.words.names import in_text
+from bot.table.players import level_word
+from bot.storage.store import Game
+from bot.words.texts import (game_button, game_name, game_sign, games_list, greeting, option_hint, option_label,
+                       option_value_text)
+
+
+@dataclass(frozen=True)
+class LobbyNote:
+    """A line under the player list: someone joined from the private chat ("joined", name), or
+    Start waits for people who never opened it ("waiting", names)."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str, bot_username: str) -> str:
+        if self.code == "joined":
+            return t(lang, "{name} joined from the private chat.", name=in_text(self.params["name"]))
+        if self.code == "again":
+            return t(lang, "Last time also: {names}. Tap ✋ Join to play again.",
+                     names=", ".join(in_text(n) for n in self.params["names"]))
+        if self.code == "solo":
+            return t(lang, "Tap ▶️ Start again to play solo, or add a 🤖 computer player.")
+        return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
+                 names=", ".join(in_text(n) for n in self.params["names"]), bot=bot_username)
+
+
+def join_link(bot_username: str, game: Game) -> str:
+    """The private chat's link that joins ``game`` (``/start j<game>``: Lobby.start_link)."""
+    return create_deep_linked_url(bot_username, f"j{game.short_id}")
+
+
+def add_to_group_link(bot_username: str) -> str:
+    """The link that adds the bot to a group of the person's choice."""
+    return create_deep_linked_url(bot_username, "new", group=True)
+
+
+TURN_MINUTES = (1, 3, 5, 10, 30, 60, 0)  # what the lobby's timer button cycles through (0: off)
+
+
+def next_turn_minutes(now: float) -> int:
+    """The lobby's timer button: off → 1 → 3 → 5 → 10 → 30 → 60 → off."""
+    if now <= 0:
+        return TURN_MINUTES[0]
+    return next((m for m in TURN_MINUTES if m > now), 0)
+
+
+def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str,
+                  turn_minutes: float = 0) -> tuple[View, Any]:
+    """The lobby: the game, its options, the players, and Join / Leave / Start / Cancel."""
+    info = registry.info(game.kind)
+    lines = [t(lang, "{sign} <b>{game}</b>: lobby", sign=game_sign(info.id), game=game_name(info, lang))]
+    host = next((s for s in game.seats if s.user_id == game.host_id), None)
+    if host is not None:
+        lines.append(t(lang, "Host: {name}", name=in_text(host.name)))
+    for opt in info.options:
+        value = game.options.get(opt.key, opt.default)
+        hint = option_hint(opt.key, lang)
+        if opt.kind == "bool":
+            shown = f"{option_value_text(opt, value, lang)} {option_label(opt.key, lang)}"
+        else:
+            shown = f"▪️ {option_label(opt.key, lang)}: {option_value_text(opt, value, lang)}"
+        lines.append(shown + (f" <i>({hint})</i>" if hint else ""))
+    lines.append("")
+    lines.append(t(lang, "Players ({n} of {min}-{max}):", n=len(game.seats), min=info.min_players,
+                   max=info.max_players))
+    for s in game.seats:
+        lines.append(f"{s.seat + 1}. {in_text(s.name)}")
+    private = game.chat_id > 0  # a game against computers in the private chat with the bot
+    if not private:
+        lines.append("")
+        lines.append(t(lang, "⏰ A move may take {n} min; then a reminder, and a computer moves for whoever "
+                             "is away.", n=f"{turn_minutes:g}") if turn_minutes > 0 else
+                     t(lang, "⏰ No turn timer: players take as long as they like."))
+        if info.hidden_info:
+            lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
+                           bot=bot_username))
+        if adapter_for(game.kind).moves_in_private:
+            lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
+        else:
+            lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "
+                                 "/notify off mutes it.", bot=bot_username))
+    if note is not None:
+        lines.append("")
+        lines.append(note.text(lang, bot_username))
+    rows: list[list[Button]] = []
+    if not private:
+        rows.append([Button(t(lang, "✋ Join"), "!join", turn_free=True),
+                     Button(t(lang, "🚪 Leave"), "!leave", turn_free=True)])
+    rows.append([Button(t(lang, "▶️ Start"), "!start", turn_free=True),
+                 Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)])
+    rows += computer_rows(game, info.max_players, lang)
+    extra = [Button(t(lang, "📖 Rules"), "!rules", turn_free=True)]
+    if not private:
+        nxt = next_turn_minutes(turn_minutes)
+        extra.append(Button(t(lang, "⏰ {now} ▸", now=t(lang, "{n} min", n=f"{turn_minutes:g}") if turn_minutes
+                                                       else t(lang, "off")), f"!turn.{nxt}", turn_free=True))
+    rows.append(extra)
+    toggles = []
+    for opt in info.options:
+        value = game.options.get(opt.key, opt.default)
+        if opt.kind == "bool":
+            toggles.append(Button(f"{'✅' if value else '▫️'} {option_label(opt.key, lang)}",
+                                  f"!o.{opt.key}.{0 if value else 1}", turn_free=True))
+        else:
+            nxt = value + 1 if value < opt.maximum else opt.minimum
+            shown = option_value_text(opt, value, lang)
+            toggles.append(Button(f"{option_label(opt.key, lang)}: {shown} ▸", f"!o.{opt.key}.{nxt}",
+                                  turn_free=True))
+    rows += keyboard.chunk(toggles, 2)
+    if info.hidden_info:
+        rows.append([Button(t(lang, "💬 Open the private chat"),
+                            url=join_link(bot_username, game))])
+    return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)
+
+
+def computer_rows(game: Game, max_players: int, lang: str) -> list[list[Button]]:
+    """For the host: add a computer player, and per computer seat its level (tap: the next
+    level) and a remove button."""
+    rows = [[Button(f"🤖 {s.seat + 1}. {level_word(s.level, lang)} ▸", f"!lvl.{s.seat}", turn_free=True),
+             Button(t(lang, "✖️ Remove"), f"!bot-.{s.seat}", turn_free=True)]
+            for s in game.seats if s.is_computer]
+    if len(game.seats) < max_players:
+        rows.append([Button(t(lang, "🤖 Add a computer player"), "!bot+", turn_free=True)])
+    return rows
+
+
+def game_menu(lang: str, *, greet: bool = False) -> tuple[str, Any]:
+    """"Which game shall we play?" (or, when the bot joins a group, a greeting): a line per game
+    with what it is like and for how many, and a button per game."""
+    infos = registry.all_infos()
+    rows = [[Button(game_button(gi, lang), f"n.{gi.id}")] for gi in infos]
+    text = greeting(lang, infos) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(infos, lang)
+    return text, keyboard.markup(MENU, None, rows)

@@ -1,0 +1,114 @@
+"""Hearing that a game changed: the game loop says what happened, once; whoever shows a game
+(the table and private messages, the turn ping; later the records and a web page) listens.
+
+The game loop (``bot/table/play.py``) publishes a change after it is committed to the store; the
+listeners subscribed in the composition root hear it in the order they subscribed, and must not
+wait (they schedule background work). A listener that fails is logged and the others still hear.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from bot.table.book import Match
+from bot.logs import ids
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Started:
+    """The game began: its table and private messages are posted."""
+
+    match: Match
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A move was committed. ``before``/``after``: the seat to act before and after it (the same
+    seat for a bonus turn; None once the game is over); ``events``: what it caused, as stored."""
+
+    match: Match
+    seat: int
+    before: int | None
+    after: int | None
+    events: list[dict] = field(default_factory=list)
+
+    @property
+    def turn_passed(self) -> bool:
+        return self.after is not None and self.after != self.before
+
+
+@dataclass(frozen=True)
+class SeatChanged:
+    """A seat was handed to a computer (``back=False``) or taken back by its person."""
+
+    match: Match
+    seat: int
+    back: bool
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The game ended and its result is recorded. ``news``: a series' standings (None for a game
+    on its own); ``then`` starts the next game of a series once the results are shown."""
+
+    match: Match
+    news: Any = None
+    then: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The game was cancelled while running. ``why``: "cancelled" (``by`` names who), "abandoned"
+    (nobody moved for rounds), or None when the group is gone (nothing is said there)."""
+
+    match: Match
+    why: str | None
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Due:
+    """The player to act has ``left`` seconds before the bot moves for them."""
+
+    match: Match
+    seat: int
+    left: float
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Nothing changed, but every message of the game should show what the store holds (after a
+    restart, a chat that moved, a new language)."""
+
+    match: Match
+
+
+@dataclass(frozen=True)
+class Looked:
+    """A player pressed a button of the game: they are looking at it."""
+
+    match: Match
+    user_id: int
+
+
+Change = Started | Moved | SeatChanged | Finished | Closed | Due | Shown | Looked
+Listener = Callable[[Any], None]
+
+
+class Changes:
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def publish(self, change: Change) -> None:
+        for listener in self._listeners:
+            try:
+                listener(change)
+            except Exception:  # one listener's failure must not keep the change from the others
+                log.exception("a listener failed on %s of game %s", type(change).__name__, change.match.id,
+                              extra=ids(change.match.game))

@@ -1,0 +1,298 @@
+"""The one door for every move: who acts, in which game, on which message, the turn they saw
+and what they chose go in; the answer to show them comes out.
+
+Every rule about who may do what is behind it: the game's status, the message the press was
+made on (a button counts only on a message of its game: its lobby, its table, its results, the
+presser's own private message of it), the stale-turn check (once), the seat, a stranger's
+press, hand-over and take-back. The Telegram callbacks read the update, call the door and
+answer; a web page calls the same door. Refusals come back worded in the presser's language.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from engines import registry
+from bot.outgoing import keyboard
+from bot.table.book import GameBook, Match
+from bot.table.changes import Changes, Looked
+from bot.games.base import Act, Alert, Nav
+from bot.words.i18n import LANGS, t
+from bot.outgoing.keyboard import MENU, Answer
+from bot.lobby.lobby import Lobby
+from bot.outgoing.messenger import Messenger
+from bot.words.names import in_plain, in_text
+from bot.words.numbers import ascii_int
+from bot.ops.owner import BROADCAST, Owner
+from bot.table.people import People, Person
+from bot.table.play import Play
+from bot.words.refusals import Refused, is_toast, word, word_html
+from bot.ending.replays import Replays
+from bot.lobby.settings import Settings
+from bot.records.stats import FORGET_GROUP, FORGET_ME, Stats
+from bot.storage.store import Status, from_base36
+from bot.showing.tables import REPLAY, Tables
+from bot.words.texts import GAME_BLURBS, game_button
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Where:
+    """The message a button was pressed on (its chat and id; None when Telegram did not say),
+    the forum topic, and the chat's title (a lobby opened from the menu keeps it). ``page``: the
+    press came from the Mini App (bot/webapp), whose person the server checked by signature:
+    there is no message, and it counts as the seat's own private message."""
+
+    chat_id: int | None
+    message_id: int | None
+    thread_id: int = 0
+    title: str | None = None
+    page: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.chat_id is not None and self.chat_id > 0
+
+
+class Door:
+    def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
+                 settings: Settings, changes: Changes, messenger: Messenger, replays: Replays, stats: Stats,
+                 owner: Owner, *, bot_username: str):
+        self.book = book
+        self.owner = owner
+        self.stats = stats
+        self.play = play
+        self.lobby = lobby
+        self.tables = tables
+        self.people = people
+        self.settings = settings
+        self.changes = changes
+        self.messenger = messenger
+        self.replays = replays
+        self.bot_username = bot_username
+        # Each person's last applied button, so that a second tap on it is answered "already done".
+        self._last_press: dict[int, str] = {}
+
+    # ---- a button ------------------------------------------------------------------------
+
+    async def press(self, person: Person | None, where: Where, data: str | None) -> Answer:
+        """A button press, answered once: what it did, or why not (in the presser's words)."""
+        lang = person.lang if person is not None else "en"
+        try:
+            press = keyboard.parse(data)
+            if person is None or press is None:  # no presser, or data that is not ours
+                raise Refused("unknown_button")
+            if press.game == MENU:
+                return await self._menu(person, where, press.action)
+            match = await self.book.load(from_base36(press.game))
+            if match is None:
+                raise Refused("no_game")
+            if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
+                raise Refused("other_chat")
+            if press.action == REPLAY:
+                return await self.replays.press(match, person, where.chat_id, where.message_id)
+            if press.action.startswith("!"):
+                return await self._turn_free(match, person, press.action)
+            if press.action == "?rules":
+                return await self._rules(match, person)
+            return await self._move(match, person, where, press, data)
+        except Refused as refused:
+            return Answer(word(refused, lang), alert=not is_toast(refused))
+
+    async def _menu(self, person: Person, where: Where, action: str) -> Answer:
+        """The game menu (``n.<game>``: open its lobby here), /lang's buttons (``l.<lang>``), and
+        the confirmations of /forgetme, /forgetgroup and the owner's /broadcast_maintenance."""
+        if where.chat_id is None:
+            raise Refused("bad_button")
+        if action in (FORGET_ME, FORGET_GROUP):
+            return Answer(await self.stats.confirm(person, where.chat_id, where.message_id, action))
+        if action.startswith(BROADCAST + "."):
+            return Answer(await self.owner.broadcast(person, where.chat_id, where.message_id, action))
+        if action.startswith("n."):
+            if registry.find(action[2:]) is None:
+                raise Refused("bad_button")
+            await self.lobby.new_here(chat_id=where.chat_id, thread_id=where.thread_id, title=where.title,
+                                      person=person, words=[action[2:]])
+            return Answer()
+        if action[2:] not in LANGS:
+            raise Refused("bad_button")
+        return Answer(await self.settings.set_lang(where.chat_id, person, action[2:]))
+
+    async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
+        """A lobby button, Rematch under the results, or a seat handed to a computer and back."""
+        if action == "!back":
+            return await self._take_back(match, person)
+        if action.startswith("!away."):
+            seat = ascii_int(action.split(".", 1)[1])
+            if seat is None:
+                raise Refused("bad_button")
+            return await self._hand_over(match, person, seat)
+        return await self.lobby.press(match, person, action)
+
+    async def _move(self, match: Match, person: Person, where: Where, press: keyboard.Press, data: str) -> Answer:
+        """A move, a step of composing one, or a pop-up (``?…``) on a game's table or private message."""
+        async with self.book.lock(match.id):
+            game = match.game
+            if game.status != Status.RUNNING:
+                raise Refused("not_started" if game.status == Status.LOBBY else "over")
+            seat = game.seat_of(person.id)
+            on = await self._message_of(match, person, seat, where, press)
+            if seat is not None:
+                self.changes.publish(Looked(match, person.id))  # no ping for a while
+            if press.turn is not None and press.turn != match.turn:
+                return self._stale(match, person, seat, on, where, data, press.turn)
+            if seat is not None and game.seats[seat].autoplayed and not press.action.startswith("?"):
+                raise Refused("handed_over")
+            ctx = match.ctx(person.lang)
+            reply = match.ui.press(ctx, seat, on, press.action)
+            if isinstance(reply, Alert):
+                return Answer(reply.text, alert=reply.popup)
+            if seat is None:
+                raise Refused("not_playing")
+            if isinstance(reply, Nav):
+                if on == "page":  # the page composes its moves itself; it sends only moves
+                    raise Refused("bad_button")
+                if on == "table" and seat != match.current:
+                    raise Refused("not_your_turn", name=game.seats[match.current].name)
+                self.tables.set_path(match, on, seat, reply.path)
+                return Answer()
+            assert isinstance(reply, Act)
+            happened = await self.play.apply(match, seat, reply.action)
+        self._last_press[person.id] = data
+        return Answer(self.tables.toast(match, happened, person.lang), outcome="moved")
+
+    async def _message_of(self, match: Match, person: Person, seat: int | None, where: Where,
+                          press: keyboard.Press) -> str:
+        """Which message of the game the press was made on: "table", "private", or "page" (the
+        Mini App, for a seated player); else Refused.
+
+        A message the bot lost track of (its post timed out, but it arrived) is taken as the
+        table, or as the presser's private message, when its buttons are of the current turn
+        and the game has no such message on record."""
+        game = match.game
+        if where.page:
+            if seat is None:
+                raise Refused("not_playing")
+            return "page"
+        chat_id, message_id = where.chat_id, where.message_id
+        if chat_id == game.chat_id and message_id == game.table_msg:
+            return "table"
+        private = seat is not None and chat_id == person.id and match.ui.has_private
+        if private and message_id == game.seats[seat].dm_msg:
+            return "private"
+        if message_id is not None and press.turn == match.turn:
+            if chat_id == game.chat_id and game.table_msg is None:
+                await self.tables.adopt(match, "table", seat, message_id)
+                return "table"
+            if private and game.seats[seat].dm_msg is None:
+                await self.tables.adopt(match, "private", seat, message_id)
+                return "private"
+        raise Refused("old_message")
+
+    def _stale(self, match: Match, person: Person, seat: int | None, on: str, where: Where, data: str,
+               turn: int) -> Answer:
+        """A button of an earlier turn: its message is brought up to date, and the presser told
+        whether it was their own press again, or a table still catching up."""
+        self.tables.redraw(match, on, seat)
+        if self._last_press.get(person.id) == data:
+            return Answer(t(person.lang, "Already done ✓"))
+        if self.tables.shows_turn(where.chat_id, where.message_id) == turn:
+            return Answer(t(person.lang, "⏳ The table is catching up: look again in a moment."))
+        raise Refused("stale_turn")
+
+    async def _rules(self, match: Match, person: Person) -> Answer:
+        """📖 Rules: a pop-up with the game in a line for whoever pressed, the full rules in private."""
+        info = registry.info(match.game.kind)
+        summary = f"{game_button(info, person.lang)}: {t(person.lang, GAME_BLURBS[info.id][1])}"
+        if await self.people.private_ok(person.id):
+            self.messenger.post(person.id, match.ui.rules(person.lang))
+            return Answer(summary + "\n" + t(person.lang, "The full rules are in your private chat with me."),
+                          alert=True)
+        return Answer(summary + "\n" + t(person.lang, "Open @{bot} and write /rules {game} for the full rules.",
+                                         bot=self.bot_username, game=info.id), alert=True)
+
+    # ---- seats handed to a computer and back ---------------------------------------------
+
+    async def _take_back(self, match: Match, person: Person) -> Answer:
+        seat = match.game.seat_of(person.id)
+        if seat is None or not match.game.seats[seat].autoplayed:
+            raise Refused("no_seat_back")
+        await self.play.take_back(match, seat)
+        return Answer(t(person.lang, "Welcome back: you play your seat again."))
+
+    async def _hand_over(self, match: Match, person: Person, seat: int) -> Answer:
+        """The host or an admin gives an absent player's seat to a computer for the rest of the
+        game; a player may give their own."""
+        game = match.game
+        if not 0 <= seat < len(game.seats) or game.seats[seat].is_computer:
+            raise Refused("bad_button")
+        if person.id != game.seats[seat].user_id and not await self.people.may_manage(game, person.id):
+            raise Refused("away_rights", name=game.host_name)
+        if game.chat_id < 0 and not any(not s.autoplayed for s in game.seats if s.seat != seat):
+            # Computers alone do not play on in a group: the last person leaving ends the game.
+            await self.lobby.cancel_game(match, by=game.name_of(person.id, person.name))
+            return Answer(t(person.lang, "Cancelled."))
+        await self.play.hand_over(match, seat)
+        return Answer(t(person.lang, "🤖 A computer plays for {name} now.", name=in_plain(game.seats[seat].name)))
+
+    async def leave(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
+        """/leave: out of the lobby here, or, in a running game, a computer plays the seat."""
+        match = await self.book.open_at(chat_id, thread_id)
+        seat = match.game.seat_of(person.id) if match is not None else None
+        if seat is None:
+            return t(lang, "You are not playing here.")
+        try:
+            if match.game.status == Status.LOBBY:
+                return (await self.lobby.leave(match, person)).text
+            answer = await self._hand_over(match, person, seat)
+        except Refused as refused:
+            return word_html(refused, lang)
+        if match.game.status != Status.RUNNING:
+            return answer.text  # the last person left: the game was cancelled
+        return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
+                       "seat back.", name=in_text(match.game.seats[seat].name))
+
+    async def away(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
+        """/away: the host or an admin gives the seat of the player who keeps everyone waiting to
+        a computer for the rest of the game."""
+        match = await self.book.open_at(chat_id, thread_id)
+        seat = match.current if match is not None else None
+        if seat is None:
+            return t(lang, "No game is running here. Start one with /new.")
+        try:
+            answer = await self._hand_over(match, person, seat)
+        except Refused as refused:
+            return word_html(refused, lang)
+        if match.game.status != Status.RUNNING:
+            return answer.text
+        return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
+                       "seat back.", name=in_text(match.game.seats[seat].name))
+
+    # ---- a move typed in the private chat -------------------------------------------------
+
+    async def typed(self, person: Person, text: str) -> str | None:
+        """A move typed in the private chat (e.g. genial's ``3 F7 F8``): None when it was played,
+        else what to answer."""
+        await self.people.opened_private(person)
+        for match in await self.book.open_of(person.id):
+            seat = match.game.seat_of(person.id)
+            if not match.running or seat is None:
+                continue
+            try:
+                async with self.book.lock(match.id):
+                    if not match.running:
+                        continue
+                    reply = match.ui.typed(match.ctx(person.lang), seat, text)
+                    if reply is None:
+                        continue
+                    if isinstance(reply, Alert):
+                        return reply.text
+                    if match.game.seats[seat].autoplayed:
+                        raise Refused("handed_over")
+                    await self.play.apply(match, seat, reply.action)
+            except Refused as refused:
+                return word_html(refused, person.lang)
+            return None
+        return t(person.lang, "I did not understand that. See /help.")
+
