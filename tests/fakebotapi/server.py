@@ -31,6 +31,8 @@ A hostile and unlucky world (see faults.py and oddities.py):
   on lost or inline messages, mutated callback data).
 - ``callback_stats()`` / ``answer_latencies()``: how often and how late each press was answered;
   answers later than ``callback_answer_timeout`` (15 s) are refused like Telegram does.
+- ``set_latency(0.3, under_load=0.004)``: a slow Telegram, slower still the more requests it
+  serves at once (see latency.py).
 - ``poll_overlaps``: every getUpdates that came while another connection's was still waiting
   (two bot instances polling at once). Like Telegram, the newer poll ends the older one with
   409 "Conflict: terminated by other getUpdates request". A poll whose client hung up (a bot
@@ -61,6 +63,7 @@ import urllib.request
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .faults import DEFAULT_KINDS, FaultPlan, draw_fault
+from .latency import Latency
 from .methods import (
     _COMMAND_RE,
     PTB_DEFAULTS_EXTRA,
@@ -181,6 +184,8 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         self._fault_plan: FaultPlan | None = None
         self._fault_rng = random.Random(0)
         self._chat_holds: dict[int | str, float] = {}  # chat -> monotonic end of a 429 wait
+        self._latency = Latency()
+        self._serving = 0  # the bot's requests being served now (polls aside), for Latency.under_load
 
     # ==== lifecycle =============================================================================
 
@@ -708,6 +713,15 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             self._fault_plan = plan if rate > 0 else None
             self._fault_rng = random.Random(seed)
 
+    def set_latency(self, seconds: float = 0.0, *, under_load: float = 0.0, polls: bool = False) -> None:
+        """A slow Telegram from now on: every request takes ``seconds`` more (half before it is
+        performed, half before its answer leaves), plus ``under_load`` seconds for every other
+        request being served when it arrives; long polls too only with ``polls`` (latency.py).
+        ``set_latency(0)``: as fast as it can again."""
+        latency = Latency(seconds, under_load, polls)
+        with self._lock:
+            self._latency = latency
+
     def clear_faults(self) -> None:
         """Fault mode off and every chat's 429 wait forgotten (the record in `faults` stays)."""
         with self._lock:
@@ -860,8 +874,29 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 raise ValueError(f"unsupported Content-Type {ctype!r}")
         except (ValueError, UnicodeDecodeError) as exc:
             problems.append(f"can't parse the request body: {exc}")
-        status, payload, req = self._dispatch(method, raw, uploads, json_body, problems)
-        self._answer(h, status, payload, req)
+        delay = self._arrive(method)
+        try:
+            if delay:  # on the way in: the call is performed when it arrives
+                self._wait_slow(delay / 2)
+            status, payload, req = self._dispatch(method, raw, uploads, json_body, problems)
+            if delay:  # and its answer on the way back
+                self._wait_slow(delay / 2)
+            self._answer(h, status, payload, req)
+        finally:
+            self._leave(method)
+
+    def _arrive(self, method: str) -> float:
+        """Count a request as served from now on; how long it is delayed (see latency.py)."""
+        with self._lock:
+            delay = self._latency.of(method, self._serving)
+            if method.lower() != "getupdates":
+                self._serving += 1
+            return delay
+
+    def _leave(self, method: str) -> None:
+        if method.lower() != "getupdates":
+            with self._lock:
+                self._serving -= 1
 
     def _answer(self, h: BaseHTTPRequestHandler, status: int, payload: dict,
                 req: Request) -> None:
