@@ -29,6 +29,8 @@ from bot.ops.config import Config
 from bot.wiring import Core, build_core
 from bot.updates.handlers import Handlers, TableContext
 from bot.words.i18n import LANGS, t
+from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.lanes import LanedRequest
 from bot.outgoing.messenger import Messenger
 from bot.ops.owner import OWNER_COMMANDS, ErrorCount, database_kind
 from bot.ops.metrics import ArrivalQueue, CountingRequest, Metrics, press_kind
@@ -109,17 +111,26 @@ def owner_menu(owner_id: int | None) -> list:
     return [] if owner_id is None else [(BotCommandScopeChat(owner_id), COMMAND_MENUS[0][1] + OWNER_COMMANDS)]
 
 
-# Connections to the Bot API: up to 256 at once (a burst of presses), of which a few stay open
-# for the next requests. Why few: for every request, httpx's pool checks each open connection
-# (a system call apiece) to see whether it expired; with the 256 a burst leaves open, that check
-# was where the bot spent its time when an answer came late (press → answer p99 under load).
-CONNECTIONS = 256
+# Connections to the Bot API, in two lanes (bot/outgoing/lanes.py): the answers to presses (and
+# the questions a press asks, e.g. getChatMember) on their own, so that they never wait behind a
+# write; the writes, of which the pacer lets no more out than Telegram answers promptly
+# (bot/outgoing/inflight.py: at most WRITES_IN_FLIGHT). Answers: enough for a burst of presses at
+# once, or 250 presses a second while Telegram takes 1.5 s to answer each. Of each lane a few
+# connections stay open for the next requests. Why few: for every request, httpx's pool checks
+# each open connection (a system call apiece) to see whether it expired; with hundreds left open
+# by a burst, that check was where the bot spent its time when an answer came late.
+ANSWER_CONNECTIONS = 512
+WRITES_IN_FLIGHT = 64
 IDLE_CONNECTIONS = 32
 
 
-def _bot_api_request(metrics: Metrics) -> HTTPXRequest:
-    return CountingRequest(metrics, connection_pool_size=CONNECTIONS, httpx_kwargs={
-        "limits": httpx.Limits(max_connections=CONNECTIONS, max_keepalive_connections=IDLE_CONNECTIONS)})
+def _bot_api_request(metrics: Metrics) -> LanedRequest:
+    def lane(connections: int, idle: int) -> CountingRequest:
+        # No pool timeout: a request reaches the pool only when one of its lane's connections is free.
+        return CountingRequest(metrics, connection_pool_size=connections, pool_timeout=None, httpx_kwargs={
+            "limits": httpx.Limits(max_connections=connections, max_keepalive_connections=idle)})
+    return LanedRequest(answers=lane(ANSWER_CONNECTIONS, IDLE_CONNECTIONS), answer_connections=ANSWER_CONNECTIONS,
+                        writes=lane(WRITES_IN_FLIGHT, WRITES_IN_FLIGHT), write_connections=WRITES_IN_FLIGHT)
 
 
 class Tablebot:
@@ -142,7 +153,7 @@ class Tablebot:
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing, window=config.group_window_seconds,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
-                                   on_forbidden=self._forbidden)
+                                   on_forbidden=self._forbidden, in_flight=InFlightLimit(most=WRITES_IN_FLIGHT))
         self.core: Core | None = None  # built in post_init, when the bot knows its username
         self.errors = ErrorCount()  # the ERROR records logged while it runs (the owner's /botstats)
         # The one web server (bot/ops/web.py): routes and sub-applications are added before post_init

@@ -20,6 +20,7 @@ from bot.outgoing.keyboard import MENU, Answer, Button
 from bot.showing.lobby_view import TURN_MINUTES, LobbyNote, add_to_group_link, game_menu, join_link
 from bot.logs import ids
 from bot.outgoing.messenger import Messenger
+from bot.outgoing.pacing import PERSON
 from bot.words.names import in_text
 from bot.lobby.nextgame import START as NEXT_GAME_START, NextGame
 from bot.words.numbers import ascii_int
@@ -321,9 +322,9 @@ class Lobby:
         chat = await self.store.chat(game.chat_id)
         title = in_text(chat.title) if chat and chat.title else ""
         info = registry.info(game.kind)
-        sent = await self.messenger.send_text(  # one try: the press waits for it
+        sent = await self.messenger.send_text(  # one try, first in the bot's budget: the press waits for it
             person.id, t(person.lang, "You are joining {game} in {chat}. Your secrets will come here.",
-                         game=game_name(info, person.lang), chat=title or "—"), retries=1)
+                         game=game_name(info, person.lang), chat=title or "—"), retries=1, priority=PERSON)
         ok = sent.message is not None
         await self.people.set_private_ok(person.id, ok)
         return ok

@@ -1,21 +1,24 @@
-"""Every call to Telegram goes through here: errors handled in one place, group writes paced.
+"""Every call to Telegram goes through here: errors handled in one place, writes paced.
 
 - ``Forbidden`` (blocked, never opened the private chat): FORBIDDEN; the ``on_forbidden``
   callback marks the user, the caller decides the rest.
 - "message is not modified": NOT_MODIFIED, harmless.
 - "message to edit not found" / deleted: MISSING, the caller re-posts.
-- ``RetryAfter`` (429): the whole group waits it out (``GroupPacer.hold``), then the call is
+- ``RetryAfter`` (429): the whole chat waits it out (``Pacer.hold``), then the call is
   made again: a 429 means Telegram did nothing. One log line, no traceback.
 - ``ChatMigrated``: the ``on_migrate`` callback re-keys the chat, MIGRATED is returned.
 - Network errors, time-outs, 5xx: an edit, a delete or an answer is made again with backoff
   (doing it twice is harmless); a new message only when it surely never reached Telegram (the
   connection was refused), because sending it twice would post it twice. Otherwise UNSURE.
-Group writes (sends, edits, deletes to a chat with a negative id) are paced (bot/outgoing/pacing.py),
-a person waiting (a reply, a ping) before the game's own edits. Answers to button presses are
-never paced, never wait behind other chats' writes, and are tried again only while Telegram
-would still take them (about 15 s after the press): a 429 on one answer holds no other.
-Replies to commands go out in the background (``post``), a few per group at most, so that a
-flood of commands can neither hold up the group's updates nor eat its write budget.
+Writes (sends, edits, deletes) are paced (bot/outgoing/pacing.py): a group's budget, the whole
+bot's, and how many may be in flight while Telegram answers promptly; a person waiting (a reply,
+a ping) before the game's own edits. Each write tells the pacer how long Telegram took.
+Answers to button presses are never paced, never wait behind a write (they have connections of
+their own: bot/outgoing/lanes.py), and are tried again only while Telegram would still take them
+(about 15 s after the press): a 429 on one answer holds no other.
+Replies to commands go out in the background (``post``), in the order they were asked, a few
+per chat at most, so that a flood of commands can neither hold up the group's updates nor eat
+its write budget.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ import asyncio
 import enum
 import hashlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -33,7 +37,8 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.logs import network_failure
 from bot.words.names import cut
-from bot.outgoing.pacing import GAME, PERSON, GroupPacer, RateLimit
+from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.pacing import GAME, PERSON, Pacer, Slot
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,7 @@ MAX_PENDING_REPLIES = 8  # per group; more command replies than this are dropped
 # already holds each member to a few, so this is the last line against many members at once)
 PATIENT_SECONDS = 30.0  # how long a patient send waits for Telegram's answer
 ANSWER_SECONDS = 10.0  # an answer is tried again only this long: Telegram refuses one after ~15 s
+REPLIES = "replies"  # the pacer's tag of command replies (``Pacer.hurry``)
 
 
 class Result(enum.Enum):
@@ -83,6 +89,13 @@ def surely_not_delivered(exc: NetworkError) -> bool:
 Picture = Callable[[], Awaitable[bytes]]
 
 
+@dataclass(eq=False)
+class _Reply:
+    """A command's reply waiting to go out: how urgent it is now, and its task."""
+    priority: int
+    task: asyncio.Task | None = None
+
+
 @dataclass
 class _Upload:
     """One picture on its way out: drawn on the first attempt, kept for a retry."""
@@ -95,38 +108,43 @@ class Messenger:
     def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0, window: float = 60.0,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
                  on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-                 max_retries: int = 5, overall_per_second: float = 30.0):
+                 max_retries: int = 5, overall_per_second: float = 30.0, in_flight: InFlightLimit | None = None):
         self.bot = bot
-        self.pacer = GroupPacer(writes_per_minute, fast_spacing, window)
-        self.overall = RateLimit(overall_per_second)
+        self.pacer = Pacer(writes_per_minute, fast_spacing, window, per_second=overall_per_second,
+                           in_flight=in_flight)
         self.on_migrate = on_migrate
         self.on_forbidden = on_forbidden
         self.max_retries = max_retries
         # file_id of images already uploaded, by content hash: identical pictures are not re-sent.
         self._file_ids: dict[str, str] = {}
-        self._replies: dict[int, dict[str, asyncio.Task]] = {}  # chat -> the replies waiting, by text
+        self._replies: dict[int, dict[str, _Reply]] = {}  # chat -> the replies waiting, by text, in order
         self._tasks: set[asyncio.Task] = set()
 
     async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
                     new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
-                    retries: int | None = None, within: float | None = None) -> Sent:
+                    retries: int | None = None, within: float | None = None,
+                    prepare: Callable[[], Awaitable[Any]] | None = None, tag: object = None) -> Sent:
         """Make one call with the errors handled; ``new_message``: it posts a message (not safe
         to repeat after an unclear failure); ``priority``: who waits for it (bot/outgoing/pacing.py);
         ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
-        is not tried again (an answer to a press)."""
+        is not tried again (an answer to a press); ``prepare``: what to do once it may go out,
+        before it is timed (draw its picture); ``tag``: see ``Pacer.hurry``."""
         attempt = floods = 0
         retries = self.max_retries if retries is None else retries
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within if within is not None else None
         while True:
+            slot = None
             if chat_id is not None:
-                if chat_id < 0 and not await self.pacer.wait(chat_id, priority=priority, still=still):
+                slot = await self.pacer.wait(chat_id, priority=priority, still=still, tag=tag)
+                if slot is None:
                     return Sent(Result.DROPPED)
-                await self.overall.wait()
             if still is not None and not still():
+                if slot is not None:
+                    slot.done()
                 return Sent(Result.DROPPED)
             try:
-                value = await make()
+                value = await self._made(slot, make, prepare)
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
             except RetryAfter as exc:
                 floods += 1
@@ -141,7 +159,7 @@ class Messenger:
                     log.warning("flood control on an answer: this answer waits %.1f s", wait)
                 else:
                     log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
-                if chat_id is not None and chat_id < 0:
+                if chat_id is not None:
                     self.pacer.hold(chat_id, wait + 0.1)
                 else:
                     await asyncio.sleep(wait + 0.1)
@@ -171,6 +189,34 @@ class Messenger:
             except TelegramError as exc:
                 log.error("telegram error in chat %s: %s", chat_id, exc)
                 return Sent(Result.FAILED)
+
+    @staticmethod
+    async def _made(slot: Slot | None, make: Callable[[], Awaitable[Any]],
+                    prepare: Callable[[], Awaitable[Any]] | None) -> Any:
+        """``make()``, in the place in flight ``slot`` holds (None: an answer, not paced); the
+        pacer learns how long Telegram took to answer: a slow answer, or none at all (a time-out,
+        a broken connection, a 5xx), means fewer writes in flight (bot/outgoing/inflight.py)."""
+        if slot is None:
+            return await make()
+        seconds, failed = None, False
+        try:
+            if prepare is not None:
+                await prepare()  # before the clock starts: our drawing is not Telegram's time
+            started = time.monotonic()
+            try:
+                value = await make()
+            except (BadRequest, Forbidden, ChatMigrated):  # answered: as telling as a success
+                seconds = time.monotonic() - started
+                raise
+            except RetryAfter:  # flood control says nothing of Telegram's speed
+                raise
+            except TelegramError:  # no answer, or a 5xx: Telegram is struggling
+                failed = True
+                raise
+            seconds = time.monotonic() - started
+            return value
+        finally:
+            slot.done(seconds, failed=failed)
 
     @staticmethod
     def _bad_request(chat_id: int | None, exc: BadRequest) -> Sent:
@@ -206,26 +252,28 @@ class Messenger:
     async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
                         thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
                         priority: int = GAME, still: Callable[[], bool] | None = None,
-                        retries: int | None = None, patient: bool = False) -> Sent:
+                        retries: int | None = None, patient: bool = False, tag: object = None) -> Sent:
         """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
-        an answer that comes late still tells its id, where a time-out would leave it unsure)."""
+        an answer that comes late still tells its id, where a time-out would leave it unsure).
+        ``tag``: see ``Pacer.hurry``."""
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None, disable_notification=not notify,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
-            new_message=True, priority=priority, still=still, retries=retries)
+            new_message=True, priority=priority, still=still, retries=retries, tag=tag)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,
-                         priority: int = GAME) -> Sent:
+                         priority: int = GAME, tag: object = None) -> Sent:
         upload = _Upload(picture)
 
         async def make():
             return await self.bot.send_photo(
                 chat_id, await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML,
                 reply_markup=markup, message_thread_id=thread_id or None)
-        sent = await self._call(chat_id, make, new_message=True, priority=priority)
+        sent = await self._call(chat_id, make, new_message=True, priority=priority,
+                                prepare=lambda: self._photo(upload), tag=tag)
         self._remember(upload, sent)
         return sent
 
@@ -235,45 +283,53 @@ class Messenger:
         of one sent before). Made once: a retry sends the same bytes."""
         upload = _Upload(animation) if callable(animation) else None
 
-        async def make():
+        async def draw() -> None:
             if upload is not None and upload.png is None:
                 upload.png = await upload.draw()
+
+        async def make():
+            await draw()
             return await self.bot.send_animation(
                 chat_id, upload.png if upload is not None else animation, caption=caption,
                 parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, filename="replay.gif",
                 reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None)
-        return await self._call(chat_id, make, new_message=True, priority=priority)
+        return await self._call(chat_id, make, new_message=True, priority=priority, prepare=draw)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
              thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON,
              picture: Picture | None = None) -> None:
         """Reply to a command in the background: the handler does not wait for the group's pace.
         With a ``picture``, a photo whose caption is ``text`` (drawn when it may go out).
+        A chat's replies go out in the order they were asked, each once the one before it is
+        out; a reply that a more urgent one waits behind is as urgent (a member's quick second
+        command takes turns with the table, but the next person's first does not wait for that).
         A reply already waiting with the same text is not queued again; beyond a few waiting
-        replies per group, new ones are dropped (someone is flooding the group with commands).
-        In a group each reply waits for the budget by its own priority (one held back does not
-        hold up the next person's); in private, where nothing is paced, they go out in order."""
+        replies per chat, new ones are dropped (someone is flooding the group with commands)."""
         waiting = self._replies.setdefault(chat_id, {})
         if text in waiting:
             return
         if len(waiting) >= MAX_PENDING_REPLIES:
             log.info("chat %s: %d replies waiting, one more dropped", chat_id, len(waiting))
             return
-        before = list(waiting.values())[-1] if chat_id > 0 and waiting else None
-        waiting[text] = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, priority, before,
-                                                     picture))
+        before = list(waiting.values())[-1].task if waiting else None
+        for earlier in waiting.values():
+            earlier.priority = min(earlier.priority, priority)
+        self.pacer.hurry(chat_id, REPLIES, priority)  # the one waiting in the pacer now
+        reply = waiting[text] = _Reply(priority)
+        reply.task = self._spawn(self._send_reply(chat_id, text, markup, thread_id, reply_to, reply, before, picture))
 
     async def _send_reply(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, thread_id: int,
-                          reply_to: int | None, priority: int, before: asyncio.Task | None,
+                          reply_to: int | None, reply: _Reply, before: asyncio.Task | None,
                           picture: Picture | None = None) -> None:
         try:
             if before is not None:
                 await asyncio.wait([before])
             if picture is not None:
-                await self.send_photo(chat_id, picture, text, markup, thread_id=thread_id, priority=priority)
+                await self.send_photo(chat_id, picture, text, markup, thread_id=thread_id, priority=reply.priority,
+                                      tag=REPLIES)
             else:
                 await self.send_text(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to,
-                                     priority=priority)
+                                     priority=reply.priority, tag=REPLIES)
         finally:
             waiting = self._replies.get(chat_id, {})
             waiting.pop(text, None)
@@ -325,7 +381,7 @@ class Messenger:
             media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
             return await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
                                                      reply_markup=markup)
-        sent = await self._call(chat_id, make)
+        sent = await self._call(chat_id, make, prepare=lambda: self._photo(upload))
         self._remember(upload, sent)
         return sent
 
@@ -374,7 +430,7 @@ class Messenger:
             return False
         return True
 
-    # ---- answers (never paced: they are not chat messages) ----------------------------------
+    # ---- answers (never paced: they are not chat messages, and have connections of their own) ----
 
     async def answer(self, query_id: str, text: str | None = None, *, alert: bool = False,
                      url: str | None = None) -> Sent:

@@ -167,7 +167,7 @@ def reply_to(fake, text: str):
     return [r for r in fake.calls("sendMessage", GROUP) if text in (r.params.get("text") or "")]
 
 
-async def test_replies_in_a_busy_group_take_turns_with_the_table_and_do_not_hold_each_other(fake, tmp_path):
+async def test_replies_in_a_busy_group_keep_their_order_and_take_turns_with_the_table(fake, tmp_path):
     runner = await BotRunner(fake, tmp_path / "db.sqlite3", **PACED).start()
     game, people = await lucky_game(fake, runner)
     dora, emil = Player(fake, runner, 11, "Dora"), Player(fake, runner, 12, "Emil")
@@ -179,16 +179,19 @@ async def test_replies_in_a_busy_group_take_turns_with_the_table_and_do_not_hold
         await fake.wait_for(lambda: reply_to(fake, "/rules"), timeout=10)
         fake.user_sends(dora.id, GROUP, "/rules trio")  # her second within a while: in turn with the table
         await asyncio.sleep(0.05)
-        fake.user_sends(emil.id, GROUP, "/rules cones")  # his first: not held up behind hers
-        second = await fake.wait_for(lambda: reply_to(fake, "Trio"), timeout=10)
-        first_of_emil = await fake.wait_for(lambda: reply_to(fake, "Cones"), timeout=10)
-        assert first_of_emil[0].time < second[0].time, "a held reply did not hold up the next person's"
+        fake.user_sends(emil.id, GROUP, "/rules cones")  # his first, asked after hers
+        await asyncio.sleep(0.05)
+        fake.user_sends(dora.id, GROUP, "/rules genial")  # and her third, after his
+        second = await fake.wait_for(lambda: reply_to(fake, "<b>Trio</b>"), timeout=10)
+        first_of_emil = await fake.wait_for(lambda: reply_to(fake, "<b>Cones</b>"), timeout=10)
+        third = await fake.wait_for(lambda: reply_to(fake, "<b>Ingenious</b>"), timeout=10)
+        assert second[0].time < first_of_emil[0].time < third[0].time, "the replies came in another order"
         await asyncio.sleep(0.3)
     finally:
         stop.set()
         answered = await moving
-    # Dora's second reply went out while the table was still busy, not once the moves stopped.
-    assert second[0].time < answered[-1], "the reply waited for the game to go quiet"
+    # The replies went out while the table was still busy, not once the moves stopped.
+    assert third[0].time < answered[-1], "the replies waited for the game to go quiet"
     await runner.idle(timeout=60)
     await runner.stop()
 

@@ -1,9 +1,13 @@
-"""Group writes are paced and table edits coalesce; commands, menus and languages."""
+"""Group writes are paced and table edits coalesce, groups share the bot's budget in turn, a
+person goes first there too, and the writes in flight follow Telegram's speed; commands, menus
+and languages."""
 from __future__ import annotations
 
+import asyncio
 import time
 
-from bot.outgoing.messenger import GroupPacer
+from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.pacing import GAME, PERSON, Pacer
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data
 
@@ -11,7 +15,7 @@ GROUP = -100500
 
 
 async def test_the_pacer_never_exceeds_its_budget_in_any_window():
-    pacer = GroupPacer(per_minute=6, fast_spacing=0.0, window=0.6)
+    pacer = Pacer(per_minute=6, fast_spacing=0.0, window=0.6)
     stamps = []
     for _ in range(14):
         await pacer.wait(GROUP)
@@ -23,6 +27,89 @@ async def test_the_pacer_never_exceeds_its_budget_in_any_window():
     t0 = time.monotonic()
     await pacer.wait(-1)
     assert time.monotonic() - t0 < 0.05
+
+
+async def test_groups_take_turns_in_the_bots_budget_and_a_person_goes_before_every_table():
+    # Forty groups, each with its table's next edit always waiting (a busy game's coalesced
+    # redraw asks again once the last is out): together far more than the bot's budget.
+    pacer = Pacer(per_minute=60_000, fast_spacing=0.0, per_second=100.0)
+    groups = list(range(-40, 0))
+    grants: list = []
+
+    async def table(chat: int) -> None:
+        while True:
+            slot = await pacer.wait(chat, priority=GAME)
+            grants.append(chat)
+            slot.done(0.001)
+    tables = [asyncio.ensure_future(table(chat)) for chat in groups]
+    try:
+        while len(grants) < 200:
+            await asyncio.sleep(0.05)
+        # In turn: between two edits of one group's table, every other group's table had one.
+        for i in range(len(grants) - len(groups)):
+            assert len(set(grants[i:i + len(groups)])) == len(groups), grants[i:i + len(groups)]
+        # A person waiting in one more group goes before all the tables waiting in the budget.
+        before = len(grants)
+
+        async def reply() -> None:
+            (await pacer.wait(-99, priority=PERSON)).done(0.001)
+            grants.append("reply")
+        await reply()
+        assert grants[before] == "reply", grants[before:]
+    finally:
+        for task in tables:
+            task.cancel()
+        await pacer.close()
+
+
+async def test_a_reply_that_a_more_urgent_one_waits_behind_takes_its_rank():
+    # Burst 2, then a token every 0.6 s; a writer counts as a person after 1 s.
+    pacer = Pacer(per_minute=12, fast_spacing=0.0, window=6.0)
+    for _ in range(2):
+        (await pacer.wait(-1, priority=PERSON)).done()
+    order = []
+
+    async def writer(name: str, **kw) -> None:
+        (await pacer.wait(-1, priority=GAME, **kw)).done()
+        order.append(name)
+    table = asyncio.ensure_future(writer("table"))  # the table's edit came first
+    reply = asyncio.ensure_future(writer("reply", tag="replies"))  # a member's quick second command
+    await asyncio.sleep(0.05)
+    pacer.hurry(-1, "replies", PERSON)  # someone's first command is now waiting behind that reply
+    await asyncio.gather(table, reply)
+    assert order == ["reply", "table"]
+    await pacer.close()
+
+
+def test_the_writes_in_flight_follow_how_fast_telegram_answers():
+    now = [0.0]
+    limit = InFlightLimit(least=4, most=64, start=16, clock=lambda: now[0])
+
+    def answer(seconds: float, *, crowded: bool = True, started: float | None = None, failed: bool = False) -> None:
+        now[0] += seconds
+        limit.answered(now[0] - seconds if started is None else started, seconds, crowded=crowded, failed=failed)
+    for _ in range(20):  # prompt answers while every place was taken: more places (at once at first)
+        answer(0.05)
+    assert limit.value == 36
+    answer(0.05, crowded=False)  # not every place was taken: a prompt answer says nothing more
+    assert limit.value == 36
+    cut_at = now[0]
+    answer(1.0)  # Telegram slows down: a fifth fewer
+    assert limit.value == 28
+    answer(1.0, started=cut_at - 0.5)  # sent before that cut: no second cut for the same slowness
+    assert limit.value == 28
+    answer(0.05, failed=True)  # no answer at all: half
+    assert limit.value == 14
+    for _ in range(40):  # from now on, growing by one per limit's worth of prompt answers
+        answer(0.05)
+    assert 15 <= limit.value <= 17
+    now[0] += limit.memory  # a Telegram far away answers everything in 1.5 s: that is its pace
+    for _ in range(100):
+        answer(1.5)
+    assert limit.value > 17
+    for _ in range(100):  # and the limit never goes below its least, nor above its most
+        answer(0.05, failed=True)
+    assert limit.value == 4
 
 
 async def test_fast_presses_are_answered_at_once_and_table_edits_coalesce(fake, tmp_path):

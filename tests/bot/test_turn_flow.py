@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.outgoing.pacing import GAME, PERSON, TIDY, GroupPacer
+from bot.outgoing.pacing import GAME, PERSON, TIDY, Pacer
 from engines import cones, lucky
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 
@@ -190,7 +190,7 @@ async def test_a_second_tap_is_already_done_and_a_toast_says_what_happened(fake,
 def test_the_pacer_spreads_a_busy_group_evenly_and_serves_people_first():
     async def scenario():
         # Burst 2, then one per 0.12 s; nobody waits long enough to move up a rank.
-        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.2, patience=60.0)
+        pacer = Pacer(per_minute=12, fast_spacing=0.0, window=1.2, patience=60.0)
         stamps = []
         for _ in range(10):
             await pacer.wait(-1)
@@ -220,7 +220,7 @@ def test_the_pacer_spreads_a_busy_group_evenly_and_serves_people_first():
 def test_a_stream_of_replies_delays_the_table_but_never_starves_it():
     async def scenario():
         # One token per 0.1 s; a writer waiting 0.5 s moves up a rank.
-        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=1.0, patience=0.5)
+        pacer = Pacer(per_minute=12, fast_spacing=0.0, window=1.0, patience=0.5)
         order = []
 
         async def writer(name, priority):
@@ -245,7 +245,7 @@ def test_a_stream_of_replies_delays_the_table_but_never_starves_it():
 def test_game_writes_leave_a_token_to_people_and_an_unwanted_write_spends_none():
     async def scenario():
         # Burst 2, then one token per 0.6 s: "at once" is well under that, "waited" well over.
-        pacer = GroupPacer(per_minute=12, fast_spacing=0.0, window=6.0)
+        pacer = Pacer(per_minute=12, fast_spacing=0.0, window=6.0)
         await pacer.wait(-1, priority=GAME)  # one of the two tokens
         t0 = time.monotonic()
         await pacer.wait(-1, priority=GAME)  # the last token is kept for a person: the table waits
@@ -259,7 +259,7 @@ def test_game_writes_leave_a_token_to_people_and_an_unwanted_write_spends_none()
         late = asyncio.ensure_future(pacer.wait(-1, priority=PERSON, still=lambda: wanted[0]))
         await asyncio.sleep(0.05)
         wanted[0] = False
-        assert await late is False
+        assert await late is None
         t2 = time.monotonic()
         await pacer.wait(-1, priority=PERSON)
         assert time.monotonic() - t2 < 0.3  # the dropped one took nothing from the bucket

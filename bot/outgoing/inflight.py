@@ -1,0 +1,84 @@
+"""How many writes may wait for Telegram's answer at once: as many as it answers promptly.
+
+Telegram's budget (about 30 writes a second) says how many writes may start; how many may be
+under way at once is a second limit, set by how fast Telegram answers. A write in flight holds a
+connection, and a Telegram that answers slowly under load (an incident, a busy Bot API server
+of one's own) answers slower still the more it is asked at once, the answers to presses among
+them. So the limit follows Telegram's answer time, the way TCP's congestion window follows a
+network (additive increase, multiplicative decrease), with the answer time as the signal (as in
+TCP Vegas, or Netflix's concurrency-limits):
+
+- ``baseline``: the quickest answer to a write in the last ``memory`` seconds, what Telegram
+  takes when it is not crowded. A Telegram far away has a high baseline without being crowded,
+  and the limit grows until its budget can go out despite the distance.
+- An answer within ``tolerance`` × baseline (+ ``slack`` for the bot's own hiccups), while the
+  limit was what held writes back: one more place (while the limit never had to shrink: at once,
+  as TCP's slow start; after that, one per limit's worth of such answers).
+- A slower answer, or a write that failed on the way (a time-out, a broken connection): a fifth
+  fewer places (half on a failure), once per round trip: the answers to writes that started
+  before the last cut do not cut again.
+"""
+from __future__ import annotations
+
+import collections
+import time
+from typing import Callable
+
+
+class InFlightLimit:
+    def __init__(self, *, least: int = 4, most: int = 64, start: int = 16, tolerance: float = 2.0,
+                 slack: float = 0.1, memory: float = 30.0, clock: Callable[[], float] = time.monotonic):
+        self.least, self.most = min(least, most), most
+        self.tolerance, self.slack = tolerance, slack
+        self.memory = memory
+        self.clock = clock
+        self._limit = float(min(max(start, least), most))
+        self._cut_at = float("-inf")  # when the limit last shrank
+        self._slow_start = True
+        self._quickest: collections.deque[tuple[float, float]] = collections.deque()  # (since, quickest)
+
+    @property
+    def value(self) -> int:
+        """Writes that may be in flight now."""
+        return int(self._limit)
+
+    @property
+    def reserve(self) -> int:
+        """Of those, the places only a person's write may take (bot/outgoing/pacing.py)."""
+        return max(1, self.value // 4)
+
+    @property
+    def baseline(self) -> float | None:
+        """The quickest answer lately (None before the first)."""
+        return min(q for _, q in self._quickest) if self._quickest else None
+
+    def answered(self, started: float, seconds: float, *, crowded: bool, failed: bool = False) -> None:
+        """A write that ``started`` (on ``clock``) was answered after ``seconds``, or ``failed`` on
+        the way; ``crowded``: the limit was full when it started (so a prompt answer says more
+        places would be used)."""
+        now = self.clock()
+        if failed:
+            self._cut(started, now, 0.5)
+            return
+        self._remember(now, seconds)
+        if seconds > self.tolerance * self.baseline + self.slack:
+            self._cut(started, now, 0.8)
+        elif crowded:
+            self._limit = min(float(self.most), self._limit + (1.0 if self._slow_start else 1.0 / self._limit))
+
+    def _remember(self, now: float, seconds: float) -> None:
+        """The quickest answer per sixth of ``memory``, for the last ``memory`` seconds."""
+        while self._quickest and now - self._quickest[0][0] > self.memory:
+            self._quickest.popleft()
+        if self._quickest and now - self._quickest[-1][0] < self.memory / 6:
+            since, quickest = self._quickest[-1]
+            self._quickest[-1] = (since, min(quickest, seconds))
+        else:
+            self._quickest.append((now, seconds))
+
+    def _cut(self, started: float, now: float, factor: float) -> None:
+        if started < self._cut_at:
+            return  # sent before the last cut: that cut took care of it
+        self._slow_start = False
+        self._cut_at = now
+        self._limit = max(float(self.least), self._limit * factor)
