@@ -16,7 +16,7 @@ import time
 
 from engines import registry
 from bot.outgoing import keyboard
-from bot.table.background import Background
+from bot.table.background import Background, table_key
 from bot.table.book import Match
 from bot.table.changes import Change, Closed, Due, Finished, Looked, Moved
 from bot.games.base import message_link
@@ -87,8 +87,10 @@ class Pings:
         self.background.schedule(("mention", game.id), lambda: self._mention(match, seat, still))
 
     async def _mention(self, match: Match, seat: int, still) -> None:
-        """The ping as a mention in the group: before the table's edits (a person is waiting),
-        and not at all once the turn has passed; the previous mention goes after it."""
+        """The ping as a mention in the group: once the table's edit that shows the turn is out
+        (the group sees the turn, then hears of it), before the table's next edits (a person is
+        waiting), and not at all once the turn has passed; the previous mention goes after it."""
+        await self.background.settled(table_key(match.id))
         game = match.game
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "🔔 {name}, your turn.", name=match.ctx(lang).mention(seat))
@@ -110,9 +112,9 @@ class Pings:
             text = t(lang, "{sign} <b>{game}</b>: your turn!", sign=game_sign(info.id), game=game_name(info, lang))
         link = message_link(game.chat_id, game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the table"), url=link)]]) if link else None
-        if previous is not None:
-            await self.messenger.delete(user_id, previous)
-        sent = await self.messenger.send_text(user_id, text, markup)
+        if previous is not None:  # (a person waits: first in the bot's budget, both)
+            await self.messenger.delete(user_id, previous, priority=PERSON)
+        sent = await self.messenger.send_text(user_id, text, markup, priority=PERSON)
         await self.store.set_ping(user_id, sent.message.message_id if sent.message is not None else None)
         return sent.message is not None
 

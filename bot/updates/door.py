@@ -141,7 +141,7 @@ class Door:
             if seat is not None:
                 self.changes.publish(Looked(match, person.id))  # no ping for a while
             if press.turn is not None and press.turn != match.turn:
-                return self._stale(match, person, seat, on, where, data, press.turn)
+                return self._stale(match, person, seat, on, data)
             if seat is not None and game.seats[seat].autoplayed and not press.action.startswith("?"):
                 raise Refused("handed_over")
             ctx = match.ctx(person.lang)
@@ -190,16 +190,20 @@ class Door:
                 return "private"
         raise Refused("old_message")
 
-    def _stale(self, match: Match, person: Person, seat: int | None, on: str, where: Where, data: str,
-               turn: int) -> Answer:
+    def _stale(self, match: Match, person: Person, seat: int | None, on: str, data: str) -> Answer:
         """A button of an earlier turn: its message is brought up to date, and the presser told
-        whether it was their own press again, or a table still catching up."""
+        what happened since (their own press again: done) and whose move it is now."""
         self.tables.redraw(match, on, seat)
-        if self._last_press.get(person.id) == data:
-            return Answer(t(person.lang, "Already done ✓"))
-        if self.tables.shows_turn(where.chat_id, where.message_id) == turn:
-            return Answer(t(person.lang, "⏳ The table is catching up: look again in a moment."))
-        raise Refused("stale_turn")
+        now, lang = match.current, person.lang
+        if now is None:
+            raise Refused("stale_turn")
+        again = self._last_press.get(person.id) == data
+        if now == seat:
+            return Answer(t(lang, "✓ Done: it is your move again.") if again
+                          else t(lang, "The turn has moved on: it is your move now."))
+        name = in_plain(match.game.seats[now].name)
+        return Answer(t(lang, "✓ Done: now {name} moves.", name=name) if again
+                      else t(lang, "The turn has moved on: now {name} moves.", name=name))
 
     async def _rules(self, match: Match, person: Person) -> Answer:
         """📖 Rules: a pop-up with the game in a line for whoever pressed, the full rules in private."""

@@ -3,6 +3,7 @@ one clear rematch. End to end through the fake Bot API, with Telegram's real pac
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 from bot.updates.floods import CommandGuard
@@ -252,6 +253,33 @@ async def test_a_ping_whose_turn_has_passed_is_not_sent(fake, tmp_path):
         due = {turns[k][2] for k in range(answered, pressed + 1)}
         assert any(f"tg://user?id={user}" in request.params["text"] for user in due), (request.params["text"], turns)
     assert f"tg://user?id={turns[-1][2]}" in mentions[-1].params["text"], "the player to act now was pinged last"
+    await runner.stop()
+
+
+def to_act_on(request) -> int | None:
+    """The user a table write of lucky shows to act («Now: <mention>»)."""
+    caption = request.params.get("caption") or (request.params.get("media") or {}).get("caption") or ""
+    found = re.search(r'Now: <a href="tg://user\?id=(\d+)"', caption)
+    return int(found.group(1)) if found else None
+
+
+async def test_the_group_sees_the_turn_before_it_hears_of_it(fake, tmp_path):
+    # Nobody opened the private chat: a turn's ping is a mention in the group, in the group's budget.
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3", **PACED).start()
+    game, people = await lucky_game(fake, runner, ("Anna", "Boris", "Clara"), private=False)
+    passed = 0
+    while passed < 3:  # at a person's pace: each move's messages are out before the next move
+        mover, data = await the_move(runner, game, people, ending=False, passing=True)
+        await mover.press(GROUP, game.table_msg, data)
+        passed += game.seats[lucky.current_player(await runner.state(game.id))].user_id != mover.id
+    await runner.idle(timeout=30)
+    mentions = [r for r in fake.calls("sendMessage", GROUP) if (r.params.get("text") or "").startswith("🔔")]
+    assert len(mentions) >= 3, [r.params.get("text") for r in mentions]
+    tables = [r for r in fake.calls(chat_id=GROUP) if r.ok and r.method in ("editMessageMedia", "editMessageCaption")]
+    for mention in mentions:
+        pinged = int(re.search(r"tg://user\?id=(\d+)", mention.params["text"]).group(1))
+        shown = [r for r in tables if r.time < mention.time]
+        assert shown and to_act_on(shown[-1]) == pinged, "the mention went out before the table showed the turn"
     await runner.stop()
 
 

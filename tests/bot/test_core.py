@@ -103,9 +103,15 @@ async def test_a_move_is_committed_and_stale_or_foreign_moves_are_refused(core):
     stored = await core.store.get_game(game.id)
     assert lucky.turn(lucky.from_json(stored.state)) == turn + 1
     assert [a[2] for a in await core.store.actions(game.id)] == ["draw"]
-    assert (await core.door.press(mover, on_table(match), draw)).text == "Already done ✓"  # the same tap again
-    answer = await core.door.press(other, on_table(match), draw)  # an earlier turn's button
-    assert answer.alert and answer.text == word(Refused("stale_turn"), "en")
+    again = await core.door.press(mover, on_table(match), draw)  # the same tap again: done, and whose move now
+    answer = await core.door.press(other, on_table(match), draw)  # an earlier turn's button: what happened
+    if match.current == seat:
+        assert again.text == "✓ Done: it is your move again."
+        assert answer.text == f"The turn has moved on: now \u2068{game.seats[seat].name}\u2069 moves."
+    else:
+        assert again.text == f"✓ Done: now \u2068{game.seats[match.current].name}\u2069 moves."
+        assert answer.text == "The turn has moved on: it is your move now."
+    assert not again.alert and not answer.alert
     assert len(await core.store.actions(game.id)) == 1
 
 

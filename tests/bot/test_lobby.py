@@ -155,12 +155,14 @@ async def test_bad_presses_get_a_clear_popup_and_change_nothing(fake, runner):
     assert not answer.get("show_alert") and answer["text"].startswith("✓ ") and mover.name in answer["text"]
     assert cones.turn((await runner.state(game.id))) == 1
     after = await snapshot(runner, game)
-    # The same tap again is already done; another button of that old turn is stale.
+    # The same tap again is done; the other player's tap on that old turn's button says the turn moved on.
     answer = await mover.press(GROUP, table.message_id, pile_data)
-    assert not answer.get("show_alert") and answer["text"] in (t("en", "Already done ✓"), t("ru", "Already done ✓"))
+    waiting_seat = game.seats[game.seat_of(waiter.id)]
+    done = [t(lang, "✓ Done: now {name} moves.", name=f"\u2068{waiting_seat.name}\u2069") for lang in ("en", "ru")]
+    assert not answer.get("show_alert") and answer["text"] in done, answer
     answer = await waiter.press(GROUP, table.message_id, pile_data)
-    stale = "This button is from an earlier turn. Use the latest message."
-    assert answer["show_alert"] and answer["text"] in (t("en", stale), t("ru", stale))
+    yours = [t(lang, "The turn has moved on: it is your move now.") for lang in ("en", "ru")]
+    assert not answer.get("show_alert") and answer["text"] in yours, answer
     assert await snapshot(runner, game) == after
 
 
@@ -177,10 +179,10 @@ async def test_two_presses_at_once_apply_exactly_once(fake, runner):
     await runner.idle()
     answers = [fake.callback_answer(q1), fake.callback_answer(q2)]
     assert all(a is not None for a in answers)
-    # One applies it (its pop-up says what happened), the other is told it is already done.
-    assert sorted(a["text"].startswith("✓ ") for a in answers) == [False, True]
-    done = (t("en", "Already done ✓"), t("ru", "Already done ✓"))
-    assert any(a["text"] in done and not a.get("show_alert") for a in answers), answers
+    # One applies it (its pop-up says what happened), the other is told it is done and whose move it is.
+    done = [t(lang, "✓ Done: now {name} moves.", name=f"\u2068{g.name}\u2069") for lang in ("en", "ru")
+            for g in game.seats if g.seat != seat]
+    assert sum(a["text"] in done and not a.get("show_alert") for a in answers) == 1, answers
     assert cones.turn((await runner.state(game.id))) == 1
     assert len(await runner.store.actions(game.id)) == 1
 

@@ -301,9 +301,9 @@ async def test_waiting_players_get_no_move_buttons_and_a_stale_confirm_is_refuse
     assert not answer.get("show_alert"), answer
     after = trio.turn((await runner.state(game.id)))
     assert after > turn
-    # The same Confirm again, now that the turn has passed: already done, nothing changes.
+    # The same Confirm again, now that the turn has passed: done, whose move it is, nothing changes.
     answer = await mover.press(mover.id, dm.message_id, confirm)
-    assert not answer.get("show_alert") and answer["text"] == "Already done ✓"
+    assert not answer.get("show_alert") and answer["text"].startswith("✓ Done: "), answer
     assert trio.turn((await runner.state(game.id))) == after
     # The mover now waits: no move buttons in their private message.
     if game.status == "running" and trio.current_player((await runner.state(game.id))) != seat:

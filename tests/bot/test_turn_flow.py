@@ -183,7 +183,9 @@ async def test_a_second_tap_is_already_done_and_a_toast_says_what_happened(fake,
     await runner.idle()
     a, b = fake.callback_answer(first), fake.callback_answer(second)
     assert a["text"].startswith(("✓ \u2068Anna\u2069 drew", "✓ \u2068Boris\u2069 drew")), a
-    assert b["text"] == "Already done ✓" and not b.get("show_alert")
+    after = game.seats[lucky.current_player(await runner.state(game.id))]
+    told = "✓ Done: it is your move again." if after.seat == seat else f"✓ Done: now \u2068{after.name}\u2069 moves."
+    assert b["text"] == told and not b.get("show_alert")
     assert len(await runner.store.actions(game.id)) == 1
 
 
