@@ -116,21 +116,22 @@ def owner_menu(owner_id: int | None) -> list:
 # write; the writes, of which the pacer lets no more out than Telegram answers promptly
 # (bot/outgoing/inflight.py: at most WRITES_IN_FLIGHT). Answers: enough for a burst of presses at
 # once, or 250 presses a second while Telegram takes 1.5 s to answer each. Of each lane a few
-# connections stay open for the next requests. Why few: for every request, httpx's pool checks
-# each open connection (a system call apiece) to see whether it expired; with hundreds left open
-# by a burst, that check was where the bot spent its time when an answer came late.
+# connections stay open for the next requests. Why few: httpx's pool checks each open connection
+# for every request (a system call apiece), and hands one idle connection to several waiting
+# requests at once, which then queue for it while new connections could be made: with hundreds
+# kept open, requests waited seconds in the pool under a slow Telegram.
 ANSWER_CONNECTIONS = 512
 WRITES_IN_FLIGHT = 64
 IDLE_CONNECTIONS = 32
 
 
 def _bot_api_request(metrics: Metrics) -> LanedRequest:
-    def lane(connections: int, idle: int) -> CountingRequest:
+    def lane(connections: int) -> CountingRequest:
         # No pool timeout: a request reaches the pool only when one of its lane's connections is free.
         return CountingRequest(metrics, connection_pool_size=connections, pool_timeout=None, httpx_kwargs={
-            "limits": httpx.Limits(max_connections=connections, max_keepalive_connections=idle)})
-    return LanedRequest(answers=lane(ANSWER_CONNECTIONS, IDLE_CONNECTIONS), answer_connections=ANSWER_CONNECTIONS,
-                        writes=lane(WRITES_IN_FLIGHT, WRITES_IN_FLIGHT), write_connections=WRITES_IN_FLIGHT)
+            "limits": httpx.Limits(max_connections=connections, max_keepalive_connections=IDLE_CONNECTIONS)})
+    return LanedRequest(answers=lane(ANSWER_CONNECTIONS), answer_connections=ANSWER_CONNECTIONS,
+                        writes=lane(WRITES_IN_FLIGHT), write_connections=WRITES_IN_FLIGHT)
 
 
 class Tablebot:

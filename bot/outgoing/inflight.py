@@ -11,12 +11,14 @@ TCP Vegas, or Netflix's concurrency-limits):
 - ``baseline``: the quickest answer to a write in the last ``memory`` seconds, what Telegram
   takes when it is not crowded. A Telegram far away has a high baseline without being crowded,
   and the limit grows until its budget can go out despite the distance.
-- An answer within ``tolerance`` × baseline (+ ``slack`` for the bot's own hiccups), while the
-  limit was what held writes back: one more place (while the limit never had to shrink: at once,
-  as TCP's slow start; after that, one per limit's worth of such answers).
-- A slower answer, or a write that failed on the way (a time-out, a broken connection): a fifth
-  fewer places (half on a failure), once per round trip: the answers to writes that started
-  before the last cut do not cut again.
+- ``recent``: the answer time lately, smoothed (an exponential average over about the last ten
+  answers), so that one slow answer (a big picture, a hiccup of the bot's own) cuts nothing.
+- While ``recent`` is within ``tolerance`` × baseline (+ ``slack``), an answer that came while
+  the limit was what held writes back: one more place (while the limit never had to shrink: at
+  once, as TCP's slow start; after that, one per limit's worth of such answers).
+- When ``recent`` is slower than that, or a write failed on the way (a time-out, a broken
+  connection): a fifth fewer places (half on a failure), once per round trip: the answers to
+  writes that started before the last cut do not cut again.
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ class InFlightLimit:
         self._cut_at = float("-inf")  # when the limit last shrank
         self._slow_start = True
         self._quickest: collections.deque[tuple[float, float]] = collections.deque()  # (since, quickest)
+        self.recent: float | None = None
 
     @property
     def value(self) -> int:
@@ -61,7 +64,8 @@ class InFlightLimit:
             self._cut(started, now, 0.5)
             return
         self._remember(now, seconds)
-        if seconds > self.tolerance * self.baseline + self.slack:
+        self.recent = seconds if self.recent is None else self.recent + (seconds - self.recent) / 10
+        if self.recent > self.tolerance * self.baseline + self.slack:
             self._cut(started, now, 0.8)
         elif crowded:
             self._limit = min(float(self.most), self._limit + (1.0 if self._slow_start else 1.0 / self._limit))
