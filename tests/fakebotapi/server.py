@@ -185,6 +185,9 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         self._fault_rng = random.Random(0)
         self._chat_holds: dict[int | str, float] = {}  # chat -> monotonic end of a 429 wait
         self._latency = Latency()
+        # Set while the fake stops or is down: a slowed request's wait ends early. (Not the
+        # world's condition: every change of the world would wake every slowed request.)
+        self._cut_short = threading.Event()
         self._serving = 0  # the bot's requests being served now (polls aside), for Latency.under_load
 
     # ==== lifecycle =============================================================================
@@ -194,6 +197,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         is reserved (base_url is known) but refuses connections until ``set_down(False)`` or
         ``up_after(seconds)``: a bot started now meets a Telegram that comes up late."""
         self._stopping = False
+        self._cut_short.clear()
         self._server = self._bind(0)
         self._port = self._server.server_address[1]
         self.base_url = f"http://127.0.0.1:{self._port}/bot"
@@ -247,6 +251,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
+        self._cut_short.set()
         if self._server is not None:
             if self._thread is not None:
                 self._server.shutdown()
@@ -322,6 +327,10 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         with self._cond:
             self._down = how if down else None
             self._cond.notify_all()  # long polls end (and are cut)
+        if down:
+            self._cut_short.set()
+        else:
+            self._cut_short.clear()
         listening = self._thread is not None
         if self._down == "refuse" and listening:
             self._unlisten()
@@ -630,13 +639,16 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 r.time for r in self.requests
                 if r.chat_id == chat_id and _is_write(r.method) and (r.ok or include_failed)
             )
-        best = 0
-        lo = 0
-        for hi, t in enumerate(times):
-            while t - times[lo] >= 60.0:
-                lo += 1
-            best = max(best, hi - lo + 1)
-        return best
+        return _most_in_a_minute(times)
+
+    def writes_per_minute_by_chat(self) -> dict[int | str, int]:
+        """``writes_per_minute`` of every chat written to, in one pass over the requests."""
+        times: dict[int | str, list[float]] = {}
+        with self._lock:
+            for r in self.requests:
+                if r.ok and r.chat_id is not None and _is_write(r.method):
+                    times.setdefault(r.chat_id, []).append(r.time)
+        return {chat: _most_in_a_minute(sorted(ts)) for chat, ts in times.items()}
 
     def check(self) -> None:
         """AssertionError listing the violations, if any."""
@@ -877,13 +889,25 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         delay = self._arrive(method)
         try:
             if delay:  # on the way in: the call is performed when it arrives
-                self._wait_slow(delay / 2)
+                self._linger(delay / 2)
             status, payload, req = self._dispatch(method, raw, uploads, json_body, problems)
             if delay:  # and its answer on the way back
-                self._wait_slow(delay / 2)
+                self._linger(delay / 2)
             self._answer(h, status, payload, req)
         finally:
             self._leave(method)
+
+    def _linger(self, seconds: float) -> None:
+        """A slowed request on its way (less if the fake stops or goes down); it counts as in
+        flight meanwhile, so that settle() waits for it."""
+        with self._lock:
+            self._inflight += 1
+        try:
+            self._cut_short.wait(seconds)
+        finally:
+            with self._lock:
+                self._inflight -= 1
+                self._last_activity = time.monotonic()
 
     def _arrive(self, method: str) -> float:
         """Count a request as served from now on; how long it is delayed (see latency.py)."""
@@ -1036,6 +1060,17 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         if len(recent) >= self.flood_limit:
             wait = max(1, math.ceil(60.0 - (now - recent[-self.flood_limit])))
             raise _too_many_requests(wait)
+
+
+def _most_in_a_minute(times: list[float]) -> int:
+    """Most of the sorted ``times`` within any 60-second window."""
+    best = 0
+    lo = 0
+    for hi, t in enumerate(times):
+        while t - times[lo] >= 60.0:
+            lo += 1
+        best = max(best, hi - lo + 1)
+    return best
 
 
 def _hung_up(sock: socket.socket) -> bool:
