@@ -1,20 +1,32 @@
 """Load the way real players press: many groups at once, a fixed offered rate, open loop.
 
 The bot runs as its own process (``python -m bot``, as in production, with Telegram's real
-group limit of 20 writes a minute) against the fake Bot API in this process. 200 groups of two
-players open lobbies and press Start within the same minute (the Start storm), then every group
-presses every 4 s (50 presses a second offered, whatever the bot's answers do: open loop). The
-same load then goes to an answer-only echo bot on the same fake server, the floor of what any bot
-could reach here. Figures: press → answer p50/p99 (the fake clocks it from the moment the press
-is pressed to the answer's arrival), presses never answered or answered twice, Bot API calls per press, peak memory of the bot.
+limits: 20 writes a minute into a group, 30 a second in all) against the fake Bot API in this
+process. Two players per group. First the lobbies: every group opens one within
+``--lobby-seconds`` (2 minutes at 1,000 groups), the host turning an option on and off, the
+friend tapping Join, the host Start, about 2 s apart, as people do (bench/lobbies.py); every
+game must start. (``--lobby storm`` instead: every Join at the same moment, then every Start
+within a minute.) Then every group presses every ``--every`` seconds (groups/every presses a
+second offered, whatever the bot's answers do: open loop). The same presses then go to an
+answer-only echo bot on the same fake server, the floor of what any bot could reach there (given
+connections and concurrency enough never to queue a press itself). Figures: press → answer
+p50/p99 (the fake clocks it from the moment the press is pressed to the answer's arrival), presses
+never answered or answered twice, press → its chat shows what it did (p50, p99, and the slowest
+group's median against the fastest's), Bot API calls per press, peak memory of the bot.
+
+A slow Telegram: ``--latency 0.3`` makes every request of the bots take 0.3 s more (half on the
+way in, half on the way back; long polls too with ``--slow-polls``: with 1.5 s, polling can fetch
+at most 100 updates every 1.5 s, whoever polls); ``--under-load 0.005`` adds 5 ms for every
+request being served when one arrives (a server slower the more it is asked at once). Several
+``--latency`` run one after another.
 
 Lucky and cones are played on the table in the group; in genial and trio the player to act
 takes the steps of a move in their private chat (tile, place, ✅), as a person would; with
 ``--game mixed`` the groups play the four games in turn, as on a real day.
-Before the Start storm, the second player of every group presses Join at the same moment (the
-Join burst); every Join is answered before the first Start.
 
     python -m bench load                 # lucky and cones, 200 groups, 60 s each
+    python -m bench load --groups 1000 --game lucky --latency 0 --latency 0.3 --latency 1.5
+    python -m bench load --groups 1000 --game lucky --every 8 --latency 0.05 --under-load 0.005
     python -m bench load --game genial --game trio
     python -m bench load --game mixed    # memory as a real day needs it
     python -m bench load --groups 50 --seconds 20 --game lucky
@@ -28,7 +40,9 @@ from __future__ import annotations
 import argparse
 import bisect
 import collections
+import gc
 import os
+import statistics
 import pathlib
 import random
 import subprocess
@@ -36,19 +50,30 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Iterator
 
+from bench import lobbies
+from bot.app import ANSWER_CONNECTIONS, IDLE_CONNECTIONS
 from bench.measure import percentile
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAMES = ("lucky", "cones", "genial", "trio")
 PRIVATE_ENTRY = ("genial", "trio")  # games whose moves are entered in the private chat
+# The floor: an answer-only bot with the bot's own connections for answers (bot/app.py: as many,
+# as few kept open, no pool time-out: httpx's pool hands one idle connection to several waiting
+# requests at once and makes them queue when many are kept open) and concurrency enough never to
+# queue a press itself (250 presses a second answered in 1.5 s each are 375 at once).
 ECHO_BOT = '''
 import sys
+import httpx
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler
+from telegram.request import HTTPXRequest
 async def answer(update, context):
     await update.callback_query.answer("ok")
-app = (ApplicationBuilder().token(sys.argv[1]).base_url(sys.argv[2]).concurrent_updates(256).build())
+request = HTTPXRequest(connection_pool_size=int(sys.argv[3]), pool_timeout=None, httpx_kwargs={"limits": httpx.Limits(
+    max_connections=int(sys.argv[3]), max_keepalive_connections=int(sys.argv[4]))})
+app = (ApplicationBuilder().token(sys.argv[1]).base_url(sys.argv[2]).request(request).concurrent_updates(1024).build())
 app.add_handler(CallbackQueryHandler(answer))
 app.run_polling(allowed_updates=["message", "callback_query"], timeout=10)
 '''
@@ -147,14 +172,17 @@ class Load:
             return self.fake.user_presses(user, user, message.message_id, choice["callback_data"])
         return None
 
-    def open_lobbies(self, within: float) -> tuple[list[str], list[str]]:
-        """/new, every Join at once, and then every Start within ``within`` seconds; the ids of
-        the Join presses and of the Start presses.
-        (Every player opened the private chat first, as a game with a secret asks.)"""
+    def open_private(self) -> None:
+        """Every player opens the private chat first, as a game with a secret asks."""
         for a, b in self.players.values():
             for user in (a, b):
                 self.fake.user_starts_private(user)
-        self._wait(lambda: all(self.fake.messages(u) for pair in self.players.values() for u in pair), 120)
+        self._wait(lambda: all(any(m.from_bot for m in self.fake.messages(u))
+                               for pair in self.players.values() for u in pair), 300)
+
+    def open_lobbies(self, within: float) -> tuple[list[str], list[str]]:
+        """/new, every Join at once, and then every Start within ``within`` seconds; the ids of
+        the Join presses and of the Start presses."""
         for chat in self.chats:
             self.fake.user_sends(self.players[chat][0], chat, f"/new {self.game_of[chat]}")
         self._wait(lambda: all(self._lobby(c) is not None for c in self.chats), 120)
@@ -219,7 +247,8 @@ def _stats(fake: FakeBotAPI, ids: list[str]) -> dict:
     return {"n": len(ids), "p50": _ms(lat, 0.5), "p99": _ms(lat, 0.99), "max": max(lat) * 1000 if lat else 0,
             "fetch_p50": _ms(fetch, 0.5), "fetch_p99": _ms(fetch, 0.99),
             "handle_p50": _ms(handle, 0.5), "handle_p99": _ms(handle, 0.99),
-            "unanswered": sum(1 for q in ids if q not in by_id or by_id[q].times_answered == 0),
+            # an answer later than Telegram takes one (15 s) is none to the person
+            "unanswered": sum(1 for q in ids if q not in by_id or not by_id[q].accepted),
             "twice": sum(1 for q in ids if q in by_id and by_id[q].times_answered > 1),
             "over_1s": sum(1 for x in lat if x > 1.0)}
 
@@ -228,29 +257,39 @@ WRITES = {"editMessageMedia", "editMessageCaption", "editMessageText", "editMess
           "sendPhoto", "sendMessage"}
 
 
-def _shown_after(fake: FakeBotAPI, ids: set[str]) -> list[float]:
-    """Per press, seconds until the bot next wrote to the chat it was pressed in: the presser
-    sees what the press did (the table edited in the group, the private message in private).
-    Group writes are paced, so this includes the wait for the group's turn."""
+def _shown_after(fake: FakeBotAPI, ids: set[str]) -> dict[int, list[float]]:
+    """Per press, by chat, seconds until the bot next wrote to the chat it was pressed in: the
+    presser sees what the press did (the table edited in the group, the private message in
+    private). Group writes are paced, so this includes the wait for the group's turn."""
     writes: dict[int, list[float]] = collections.defaultdict(list)
     for r in fake.requests:
         if r.method in WRITES and r.ok:
             writes[r.params.get("chat_id")].append(r.time)
-    out = []
+    out: dict[int, list[float]] = collections.defaultdict(list)
     for s in fake.callback_stats():
         if s.id in ids and s.answer_times:
             times = writes.get(s.chat_id, [])
             k = bisect.bisect_left(times, s.pressed_at)
             if k < len(times):
-                out.append(times[k] - s.pressed_at)
+                out[s.chat_id].append(times[k] - s.pressed_at)
     return out
 
 
-def _start_bot(fake: FakeBotAPI, db: str) -> subprocess.Popen:
+def _shown_stats(by_chat: dict[int, list[float]]) -> dict:
+    """p50 and p99 over every press, and the medians of the slowest and the fastest chat."""
+    every = [x for delays in by_chat.values() for x in delays]
+    medians = [statistics.median(delays) for delays in by_chat.values() if delays]
+    return {"p50": _ms(every, 0.5), "p99": _ms(every, 0.99),
+            "slowest_median": max(medians) * 1000 if medians else 0.0,
+            "fastest_median": min(medians) * 1000 if medians else 0.0}
+
+
+def _start_bot(fake: FakeBotAPI, db: str, root: pathlib.Path = ROOT) -> subprocess.Popen:
+    """``python -m bot`` of the tree at ``root`` (another version of the bot, to compare)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT"))}
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db),
-               LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
+               LOG_LEVEL="WARNING", PYTHONPATH=str(root))
+    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -264,11 +303,21 @@ def _stop(process: subprocess.Popen) -> str:
     return err or ""
 
 
-def measure_bot(game: str, groups: int, seconds: float, every: float, db: str) -> dict:
-    """The load on a bot whose ``TABLEBOT_DB`` is ``db``."""
+def _progress(what: str) -> None:
+    print(f"  ({time.strftime('%H:%M:%S')} {what})", file=sys.stderr, flush=True)
+
+
+def _slow(fake: FakeBotAPI, args: argparse.Namespace, latency: float) -> None:
+    fake.set_latency(latency, under_load=args.under_load, polls=args.slow_polls)
+
+
+def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float) -> dict:
+    """The load on a bot whose ``TABLEBOT_DB`` is ``db``, with Telegram ``latency`` s slower."""
+    gc.collect()  # what the last run left (see ``figures``)
     fake = FakeBotAPI()
     fake.start()
-    bot = _start_bot(fake, db)
+    _slow(fake, args, latency)
+    bot = _start_bot(fake, db, args.bot_root)
     peak = [0.0, 0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers, their RSS summed
     done = threading.Event()
 
@@ -277,90 +326,132 @@ def measure_bot(game: str, groups: int, seconds: float, every: float, db: str) -
             peak[:] = map(max, peak, _memory_mb(bot.pid))
             time.sleep(0.5)
     threading.Thread(target=watch_memory, daemon=True).start()
+    lobby: dict = {}
     try:
-        load = Load(fake, groups, game)
-        joins, starts = load.open_lobbies(within=min(60.0, groups * 0.3))
-        time.sleep(3)
-        start = _stats(fake, starts)
-        join = _stats(fake, joins)
-        edits_before = {c: len(fake.calls("editMessageMedia", chat_id=c)) for c in load.chats}
+        load = Load(fake, args.groups, game)
+        _progress(f"{game}, Telegram +{latency:g} s: every player opens the private chat")
+        load.open_private()
+        _progress("the lobbies")
+        if args.lobby == "storm":
+            joins, starts = load.open_lobbies(within=min(60.0, args.groups * 0.3))
+            time.sleep(3)
+            lobby = {"join": _stats(fake, joins), "start": _stats(fake, starts)}
+        else:
+            presses = lobbies.open_like_people(fake, load.chats, load.players, load.game_of, args.lobby_seconds)
+            started, took = lobbies.wait_for_tables(fake, load.chats, timeout=300)
+            every = [q for ids in presses.values() for q in ids]
+            lobby = {"presses": _stats(fake, every), "starts": len(presses["start"]), "started": started,
+                     "took": took, "shown": _shown_stats(_shown_after(fake, set(every)))}
         requests_before = len(fake.requests)
-        pressed = load.open_loop(seconds, every)
-        time.sleep(5)
+        _progress(f"the games: {args.groups / args.every:.0f} presses a second for {args.seconds:g} s")
+        pressed = load.open_loop(args.seconds, args.every)
+        time.sleep(5 + 2 * latency)
         per_press = collections.Counter(r.method for r in fake.requests[requests_before:])
         presses = _stats(fake, pressed)
-        shown = _shown_after(fake, set(pressed))
-        edits = sum(len(fake.calls("editMessageMedia", chat_id=c)) - edits_before[c] for c in load.chats)
-        writes = max(fake.writes_per_minute(c) for c in load.chats)
+        shown = _shown_stats(_shown_after(fake, set(pressed)))
+        writes = max(fake.writes_per_minute_by_chat().values())
+        flood = sum(1 for r in fake.requests if r.error_code == 429)
     finally:
         done.set()
         errors = _stop(bot)
         fake.stop()
-    tracebacks = errors.count("Traceback")
-    return {"join": join, "start": start, "press": presses, "shown": shown, "edits": edits, "max_writes_min": writes,
-            "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()},
-            "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "peak_rss_sum_mb": peak[2], "tracebacks": tracebacks}
+    return {"lobby": lobby, "press": presses, "shown": shown, "max_writes_min": writes,
+            "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()}, "floods": flood,
+            "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "peak_rss_sum_mb": peak[2],
+            "tracebacks": errors.count("Traceback"), "pool_timeouts": errors.count("Pool timeout")}
 
 
-def measure_echo(groups: int, seconds: float, every: float) -> dict:
+def measure_echo(args: argparse.Namespace, latency: float) -> dict:
+    gc.collect()  # what the last run left (see ``figures``)
     fake = FakeBotAPI()
     fake.start()
-    echo = subprocess.Popen([sys.executable, "-c", ECHO_BOT, fake.token, fake.base_url], cwd=ROOT,
+    _slow(fake, args, latency)
+    echo = subprocess.Popen([sys.executable, "-c", ECHO_BOT, fake.token, fake.base_url, str(ANSWER_CONNECTIONS),
+                             str(IDLE_CONNECTIONS)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        load = Load(fake, groups, "lucky")
+        load = Load(fake, args.groups, "lucky")
         pressed = []
         t0 = time.monotonic()
         n = len(load.chats)
         k = 0
         first = {chat: fake.user_sends(load.players[chat][0], chat, "hello") for chat in load.chats}
-        while time.monotonic() - t0 < seconds:
+        while time.monotonic() - t0 < args.seconds:
             chat = load.chats[k % n]
-            delay = t0 + k * every / n - time.monotonic()
+            delay = t0 + k * args.every / n - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             pressed.append(fake.user_presses(load.players[chat][0], chat, first[chat]["message_id"], "x:1:y"))
             k += 1
-        time.sleep(3)
+        time.sleep(3 + 2 * latency)
         # the floor of a Join burst: every group's other player presses at the same moment
         burst = [fake.user_presses(load.players[chat][1], chat, first[chat]["message_id"], "x:1:y")
                  for chat in load.chats]
-        time.sleep(3)
+        time.sleep(3 + 2 * latency)
         return {"press": _stats(fake, pressed), "burst": _stats(fake, burst)}
     finally:
-        echo.terminate()
-        echo.wait(timeout=10)
+        _stop(echo)
         fake.stop()
 
 
-def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
+def figures(argv: list[str] | None = None) -> Iterator[tuple[str, float, str]]:
+    """The rows, each run's as soon as it is measured."""
     parser = argparse.ArgumentParser(prog="python -m bench load")
     parser.add_argument("--groups", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, default=60, help="seconds of presses after the lobbies")
     parser.add_argument("--every", type=float, default=4.0, help="seconds between one group's presses")
     parser.add_argument("--game", action="append", choices=[*GAMES, "mixed"])
     parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"],
                         help="the bot's database (default sqlite); postgresql starts a server of its own")
+    parser.add_argument("--latency", action="append", type=float,
+                        help="seconds Telegram takes more for every request (default 0); one run each")
+    parser.add_argument("--under-load", type=float, default=0.0,
+                        help="seconds more per request for every request being served when it arrives")
+    parser.add_argument("--slow-polls", action="store_true", help="slow getUpdates down too")
+    parser.add_argument("--lobby", choices=["people", "storm"], default="people",
+                        help="lobbies opened as people do over --lobby-seconds, or every Join at once")
+    parser.add_argument("--lobby-seconds", type=float, help="the lobby phase's length (default: 0.12 s a group)")
+    parser.add_argument("--bot-root", type=pathlib.Path, default=ROOT,
+                        help="the source tree whose bot to run (e.g. an earlier version from git archive)")
+    parser.add_argument("--no-echo", action="store_true", help="leave out the echo bot")
     args = parser.parse_args(argv or [])
-    rows = []
-    rate = args.groups / args.every
+    if args.lobby_seconds is None:
+        args.lobby_seconds = args.groups * 0.12
     server = _postgres_server() if "postgresql" in (args.db or []) else None
+    # The fake world of a run holds hundreds of thousands of objects: a full garbage collection
+    # in the middle of one stops the fake Telegram (and with it both bots) for a second or more.
+    # Nothing of it needs the collector until the run ends.
+    gc.disable()
     try:
-        for db in args.db or ["sqlite"]:
-            for game in args.game or ["lucky", "cones"]:
-                rows += _bot_rows(game, db, args, server)
+        for latency in args.latency or [0.0]:
+            for db in args.db or ["sqlite"]:
+                for game in args.game or ["lucky", "cones"]:
+                    yield from _bot_rows(game, db, args, server, latency)
+            if not args.no_echo:
+                yield from _echo_rows(args, latency)
     finally:
+        gc.enable()
         if server is not None:
             from tests.pg import stop_server
             stop_server(server)
-    echo = measure_echo(args.groups, args.seconds, args.every)
-    rows += [
-        (f"echo bot (answers only), {rate:.0f} presses/s: p50", echo["press"]["p50"], "ms"),
-        (f"echo bot (answers only), {rate:.0f} presses/s: p99", echo["press"]["p99"], "ms"),
-        (f"echo bot (answers only), burst of {args.groups} presses at once: p50 / p99", echo["burst"]["p50"],
-         f"ms / {echo['burst']['p99']:.1f} ms"),
+
+
+def _slowness(args: argparse.Namespace, latency: float) -> str:
+    """How slow Telegram was, for the rows' labels ("" when it was not)."""
+    parts = [f"Telegram +{latency:g} s"] if latency else []
+    if args.under_load:
+        parts.append(f"+{args.under_load * 1000:g} ms per request in flight")
+    return f" [{', '.join(parts)}{', polls too' if args.slow_polls and parts else ''}]" if parts else ""
+
+
+def _echo_rows(args: argparse.Namespace, latency: float) -> list[tuple[str, float, str]]:
+    echo = measure_echo(args, latency)
+    label = f"echo bot (answers only){_slowness(args, latency)}, {args.groups / args.every:.0f} presses/s"
+    return [
+        _p50_p99(f"{label}: press → answer", echo["press"]["p50"], echo["press"]["p99"]),
+        (f"{label}: never answered", float(echo["press"]["unanswered"]), "presses"),
+        _p50_p99(f"{label}: a burst of {args.groups} presses at once:", echo["burst"]["p50"], echo["burst"]["p99"]),
     ]
-    return rows
 
 
 def _postgres_server():
@@ -368,7 +459,7 @@ def _postgres_server():
     return start_server()
 
 
-def _bot_rows(game: str, db: str, args: argparse.Namespace, server) -> list[tuple[str, float, str]]:
+def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: float) -> list[tuple[str, float, str]]:
     """The figures of one game on one database."""
     if db == "postgresql":
         import asyncio
@@ -376,33 +467,54 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server) -> list[tupl
         url = asyncio.run(new_database(server))
     else:
         url = str(pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
-    m = measure_bot(game, args.groups, args.seconds, args.every, url)
+    m = measure_bot(game, url, args, latency)
     rate = args.groups / args.every
-    on = " on PostgreSQL" if db == "postgresql" else ""
+    on = (" on PostgreSQL" if db == "postgresql" else "") + _slowness(args, latency)
     label = f"{game}{on}, {args.groups} groups, {rate:.0f} presses/s"
+    shown = m["shown"]
     return [
-        _p50_p99(f"Join burst{on} ({args.groups} presses at once): press → answer", m["join"]["p50"],
-                 m["join"]["p99"]),
-        (f"Start storm{on} ({args.groups} lobbies): press → answer p50", m["start"]["p50"], "ms"),
-        (f"Start storm{on}: p99", m["start"]["p99"], "ms"),
-        (f"Start storm{on}: max", m["start"]["max"], "ms"),
-        *_fetched_and_answered(f"Start storm{on}", m["start"]),
-        (f"Start storm{on}: answered later than 1 s", float(m["start"]["over_1s"]), "presses"),
-        (f"Start storm{on}: never answered", float(m["start"]["unanswered"]), "presses"),
-        (f"{label}: press → answer p50", m["press"]["p50"], "ms"),
-        (f"{label}: press → answer p99", m["press"]["p99"], "ms"),
+        *_lobby_rows(f"{game}{on}", m["lobby"], args),
+        _p50_p99(f"{label}: press → answer", m["press"]["p50"], m["press"]["p99"]),
+        (f"{label}: press → answer max", m["press"]["max"], "ms"),
         *_fetched_and_answered(label, m["press"]),
-        _p50_p99(f"{label}: press → its chat shows the result,", _ms(m["shown"], 0.5), _ms(m["shown"], 0.99)),
+        _p50_p99(f"{label}: press → its chat shows the result,", shown["p50"], shown["p99"]),
+        (f"{label}: press → shown, median of the slowest group / the fastest", shown["slowest_median"],
+         f"ms / {shown['fastest_median']:.0f} ms"),
         (f"{label}: presses", float(m["press"]["n"]), "presses"),
         (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
         (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
         (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
+        (f"{label}: 429s from Telegram (the whole run)", float(m["floods"]), "answers"),
         (f"{label}: Bot API calls per press", sum(m["calls"].values()),
          "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
         (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
         (f"{label}: peak memory: the bot with its worker processes (PSS)", m["peak_pss_mb"], "MB"),
         (f"{label}: peak memory: the bot with its worker processes (RSS summed)", m["peak_rss_sum_mb"], "MB"),
-        (f"{label}: tracebacks in the bot's log", float(m["tracebacks"]), "tracebacks"),
+        (f"{label}: tracebacks / pool time-outs in the bot's log", float(m["tracebacks"]),
+         f"/ {m['pool_timeouts']}"),
+    ]
+
+
+def _lobby_rows(what: str, lobby: dict, args: argparse.Namespace) -> list[tuple[str, float, str]]:
+    if "join" in lobby:  # the storm
+        return [
+            _p50_p99(f"{what}: Join burst ({args.groups} presses at once): press → answer", lobby["join"]["p50"],
+                     lobby["join"]["p99"]),
+            _p50_p99(f"{what}: Start storm ({args.groups} lobbies): press → answer", lobby["start"]["p50"],
+                     lobby["start"]["p99"]),
+            (f"{what}: Start storm: max", lobby["start"]["max"], "ms"),
+            *_fetched_and_answered(f"{what}: Start storm", lobby["start"]),
+            (f"{what}: Start storm: never answered", float(lobby["start"]["unanswered"]), "presses"),
+        ]
+    label = f"{what}: {args.groups} lobbies within {args.lobby_seconds:.0f} s"
+    presses = lobby["presses"]
+    return [
+        _p50_p99(f"{label}: press → answer", presses["p50"], presses["p99"]),
+        (f"{label}: presses (options, Join, Start) / never answered", float(presses["n"]),
+         f"/ {presses['unanswered']}"),
+        _p50_p99(f"{label}: press → the lobby shows it,", lobby["shown"]["p50"], lobby["shown"]["p99"]),
+        (f"{label}: games started / Starts pressed", float(lobby["started"]), f"/ {lobby['starts']}"),
+        (f"{label}: from the last tap to every table shown", lobby["took"], "s"),
     ]
 
 
