@@ -19,18 +19,59 @@ TCP Vegas, or Netflix's concurrency-limits):
 - When ``recent`` is slower than that, or a write failed on the way (a time-out, a broken
   connection): a fifth fewer places (half on a failure), once per round trip: the answers to
   writes that started before the last cut do not cut again.
+- Never fewer than ``least`` (16: the bot's 30 writes a second still go out while each takes
+  half a second; a Telegram slow for reasons of its own is not made faster by fewer, and the
+  answers have connections of their own whatever the writes do), never more than ``most``.
+
+An answer time is Telegram's and the bot's own: a busy bot takes an answer off the wire late,
+when its event loop comes to it. That part says nothing of Telegram (and fewer writes in flight
+would only send fewer in the same time), so it is taken off: ``LoopLag`` measures how late the
+loop runs a timer, and a request waits for the loop about twice (its answer arrives, the writer
+resumes).
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import time
 from typing import Callable
 
+LOOP_WAITS = 2  # times a request waits for the event loop (its answer is read, its writer resumes)
+
+
+class LoopLag:
+    """How late the event loop runs what is due (seconds): rises at once with a late timer,
+    falls back over about a second. ``watch`` starts it on the running loop."""
+
+    def __init__(self, every: float = 0.1):
+        self.every = every
+        self.value = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def watch(self) -> None:
+        if self._timer is None:
+            self._next(asyncio.get_running_loop())
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = loop.call_later(self.every, self._tick, loop, loop.time() + self.every)
+
+    def _tick(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
+        late = max(0.0, loop.time() - due)
+        self.value = late if late > self.value else self.value + (late - self.value) * 0.3
+        self._next(loop)
+
 
 class InFlightLimit:
-    def __init__(self, *, least: int = 4, most: int = 64, start: int = 16, tolerance: float = 2.0,
-                 slack: float = 0.1, memory: float = 30.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, *, least: int = 16, most: int = 64, start: int = 16, tolerance: float = 2.0,
+                 slack: float = 0.1, memory: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 lag: LoopLag | None = None):
         self.least, self.most = min(least, most), most
+        self.lag = LoopLag() if lag is None else lag  # the bot's own part of an answer time
         self.tolerance, self.slack = tolerance, slack
         self.memory = memory
         self.clock = clock
@@ -63,6 +104,7 @@ class InFlightLimit:
         if failed:
             self._cut(started, now, 0.5)
             return
+        seconds = max(0.0, seconds - LOOP_WAITS * self.lag.value)  # Telegram's part
         self._remember(now, seconds)
         self.recent = seconds if self.recent is None else self.recent + (seconds - self.recent) / 10
         if self.recent > self.tolerance * self.baseline + self.slack:

@@ -129,6 +129,8 @@ class Pacer:
         self._wake()
         if self._runner is None or self._runner.done():
             self._runner = loop.create_task(self._run())
+            if self.in_flight is not None:
+                self.in_flight.lag.watch()
         try:
             return await waiter.future
         except asyncio.CancelledError:  # given up: a place granted meanwhile goes back
@@ -167,6 +169,8 @@ class Pacer:
             for waiter in lane.waiters:
                 waiter.future.cancel()
         runner, self._runner = self._runner, None
+        if self.in_flight is not None:
+            self.in_flight.lag.stop()
         if runner is not None and not runner.done():
             runner.cancel()
             await asyncio.wait([runner], timeout=timeout)
