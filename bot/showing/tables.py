@@ -22,6 +22,7 @@ from bot.words.i18n import t
 from bot.outgoing.keyboard import Button
 from bot.showing.lobby_view import LobbyNote, lobby_message
 from bot.outgoing.messenger import Messenger, Result
+from bot.words.format import toast as fitted_toast
 from bot.words.names import in_text
 from bot.outgoing.pacing import PERSON, TIDY
 from bot.table.people import People
@@ -153,7 +154,7 @@ class Tables:
         lines = match.ui.story(match.ctx(lang), events)
         if not lines:
             return None
-        return "✓ " + " ".join(plain_text(line) for line in lines)
+        return fitted_toast([plain_text(line) for line in lines])
 
     async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
         """A button was pressed on a message of this game the bot lost track of (its post timed
