@@ -6,6 +6,7 @@ import random
 import re
 from types import SimpleNamespace
 
+from engines.replay import public_views
 from bot.words.format import ELLIPSIS, TOAST_LIMIT, TOAST_MARK, at_word, toast, units
 from bot.words.names import FSI, PDI, in_plain
 from tests.bot.harness import Player, button_data, press_until_over
@@ -103,7 +104,6 @@ async def test_no_toast_of_a_long_game_ends_inside_a_word(fake, runner, monkeypa
     # Every word shown is a whole word the game's story uses (names and the narration's words).
     story = set(words_of(" ".join(long_names)))
     match = await runner.bot.book.load(game.id)
-    from engines.replay import public_views
     steps = public_views("lucky", 2, game.options, game.seed,
                          [(seat, code) for _, seat, code in await runner.store.actions(game.id)])
     ctx = match.ctx("ru")
