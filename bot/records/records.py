@@ -157,4 +157,10 @@ class Records:
                 continue
             lines.append(f"{in_text(s.name)}: {rating.shown(s.before, s.games - 1)} → "
                          f"{rating.shown(s.after, s.games)} ({s.after - s.before:+d})")
-        return "\n".join(lines) if len(lines) > 1 else ""
+        if len(lines) == 1:
+            return ""
+        # (the figure before this game is provisional up to the game that makes it the fifth)
+        if any(s.after is not None and s.games - 1 < rating.PROVISIONAL_GAMES for s in record.seats):
+            lines.append(t(lang, "«?»: provisional while there are fewer than {n} rated games.",
+                           n=rating.PROVISIONAL_GAMES))
+        return "\n".join(lines)
