@@ -33,12 +33,12 @@ from render.common import (
 
 WORDS = {
     "en": {"turn": "Turn", "bag": "bag", "bonus": "bonus placement", "swap": "swap or keep?",
-           "over": "Game over", "wins": "wins", "min": "min", "team": "team", "solo": "solo",
+           "over": "Game over", "wins": "wins", "min": "lowest", "team": "team", "solo": "solo",
            "genial": "Ingenious!", "lost": "lost", "points": "points", "first": "first tile: by a free symbol",
            "nothing": "no points", "rack": "rack", "drawn": "drawn tile",
            "choose": "Choose a number", "none": "no place for this tile"},
     "ru": {"turn": "Ход", "bag": "мешок", "bonus": "бонусный ход", "swap": "обмен или оставить?",
-           "over": "Игра окончена", "wins": "побеждает", "min": "мин", "team": "команда", "solo": "соло",
+           "over": "Игра окончена", "wins": "побеждает", "min": "самый слабый", "team": "команда", "solo": "соло",
            "genial": "Гениально!", "lost": "сгорает", "points": "очки", "first": "первый тайл: к свободному символу",
            "nothing": "нет очков", "rack": "подставка", "drawn": "вытянутый тайл",
            "choose": "Выберите номер", "none": "этому тайлу некуда лечь"},

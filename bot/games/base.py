@@ -298,6 +298,11 @@ class GameUI:
         stored outcome (``Game.outcome``); None for a game without one."""
         return None
 
+    def best_score_text(self, best: int, lang: str) -> str:
+        """A person's best ``score`` in their /stats, saying what the number counts (in trio it
+        is the tiles left in hand, where «best score: 0» read as no points at all)."""
+        return t(lang, "best score: {n}", n=best)
+
     def teams(self, options: dict, seats: int) -> list[int]:
         """The side each seat plays on (rated together); by default everyone plays alone."""
         return list(range(seats))

@@ -49,6 +49,9 @@ class UI(GameUI):
         """Piles of the player's goal colour."""
         return int(outcome["scores"][seat]["piles"])
 
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} pile of your colour", "best: {n} piles of your colour", best)
+
     # ---- the table ---------------------------------------------------------------------
 
     def table(self, ctx: Ctx, path: str = "") -> View:
@@ -284,7 +287,7 @@ class UI(GameUI):
         for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
             decided = self._tie_break(mine, scores[other])
             if decided == "chips":
-                detail += "; " + t(lang, "level on piles with {name}, piles with chips decided: {x} against {y}",
+                detail += "; " + t(lang, "level with {name} on piles, piles with chips decided: {x} against {y}",
                                    name=ctx.name(other), x=mine["piles_with_chips"],
                                    y=scores[other]["piles_with_chips"])
             elif decided == "tallest":

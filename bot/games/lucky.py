@@ -42,6 +42,9 @@ class UI(GameUI):
         """Victory points (the rulebook's series scoring)."""
         return int(outcome["scores"][seat])
 
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} token of the weakest colour", "best: {n} tokens of the weakest colour", best)
+
     def series_points(self, state, seats: int) -> list[int]:
         """Victory points: the rulebook's series scoring."""
         return engine.victory_points(state)
@@ -199,7 +202,8 @@ class UI(GameUI):
             for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
                 i = self._decider(vectors, seat, other)
                 if i is not None:
-                    detail += "; " + t(lang, "tied with {name} at the weakest, the next colour decided: {x} against {y}",
+                    detail += "; " + t(lang, "level with {name} on the weakest colour, the next colour decided: "
+                                             "{x} against {y}",
                                        name=ctx.name(other), x=vectors[seat][i], y=vectors[other][i])
         return self.private_line(ctx, places[seat], places, detail)
 

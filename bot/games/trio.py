@@ -44,6 +44,9 @@ class UI(GameUI):
         """Tiles left in hand (fewer is better)."""
         return int(outcome["scores"][seat])
 
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} tile left in hand at the end", "best: {n} tiles left in hand at the end", best)
+
     def forced_move(self, state):
         """A player who cannot lay a tile under the die draws: nobody has to press for it."""
         return engine.Draw() if engine.must_draw(state) else None

@@ -76,7 +76,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
             shown = f"▪️ {option_label(opt.key, lang)}: {option_value_text(opt, value, lang)}"
         lines.append(shown + (f" <i>({hint})</i>" if hint else ""))
     lines.append("")
-    lines.append(t(lang, "Players ({n} of {min}-{max}):", n=len(game.seats), min=info.min_players,
+    lines.append(t(lang, "Players: {n} ({min} to {max} can play):", n=len(game.seats), min=info.min_players,
                    max=info.max_players))
     for s in game.seats:
         lines.append(f"{s.seat + 1}. {in_text(s.name)}")

@@ -15,7 +15,7 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     "no_same_pile": ("Not the same pile", "no move on the pile just played"),
     "team": ("Teams 2 v 2", "exactly 4 players; seats 1+3 against 2+4"),
     "bonus_from_rack": ("Bonus from rack", "a «Genial!» bonus placement uses a tile from your rack"),
-    "seven_for_three": ("7 with 3 players", "target 7 per colour instead of 6 with 3 players"),
+    "seven_for_three": ("7 with 3 players", "the goal is 7 of each colour, not 6"),
     "series": ("Series", "several games in a row, their points add up"),
     "strict_lines": ("Strict lines", "no lines longer than three"),
 }
@@ -45,10 +45,19 @@ def option_value_text(opt: Option, value, lang: str, players: int | None = None)
 
 # One line per game for the menu and the greeting: what it is like and for how many.
 GAME_BLURBS: dict[str, tuple[str, str]] = {
-    "lucky": ("🎲", "push your luck: draw tokens or bank them; 2-4 players"),
-    "cones": ("🔺", "a secret colour: make the piles yours without giving it away; 2-4 players"),
-    "genial": ("⬢", "hex tiles and six colour tracks, your lowest colour counts; 1-4 players, teams"),
-    "trio": ("🔷", "sets of three on a growing grid, with a die; 2-4 players"),
+    "lucky": ("🎲", "draw while the tokens match, bank before you bust; 2-4 players"),
+    "cones": ("🔺", "make the piles yours without giving your colour away; 2-4 players"),
+    "genial": ("⬢", "six colour tracks, your lowest colour counts; 1-4 players, teams"),
+    "trio": ("🔷", "make them on a growing grid, with a die; 2-4 players"),
+}
+
+# A few words beside a game's name wherever a person chooses one: the publishers' titles
+# «Совершенно гениально» and «Гениально» are one word apart, so each says what it is played with.
+GAME_TAGS: dict[str, str] = {
+    "lucky": "push your luck with tokens",
+    "cones": "a secret colour",
+    "genial": "hex tiles on a board",
+    "trio": "sets of three",
 }
 
 
@@ -57,15 +66,21 @@ def game_sign(kind: str) -> str:
     return GAME_BLURBS[kind][0]
 
 
+def game_tag(kind: str, lang: str) -> str:
+    """"hex tiles on a board": what tells the game apart from the others at a glance."""
+    return t(lang, GAME_TAGS[kind])
+
+
 def game_button(info: GameInfo, lang: str) -> str:
-    """A game's name with its sign, so that «Гениально» and «Совершенно гениально» differ at a glance."""
-    return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)}"
+    """A game's sign, name and tag: «🎲 Совершенно гениально · жетоны на удачу» and «⬢ Гениально ·
+    тайлы на поле» differ at a glance."""
+    return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)} · {game_tag(info.id, lang)}"
 
 
 def games_list(infos: list[GameInfo], lang: str) -> str:
-    """A line per game: sign, name, what it is like, how many play."""
-    return "\n".join(f"{GAME_BLURBS[gi.id][0]} <b>{game_name(gi, lang)}</b> — {t(lang, GAME_BLURBS[gi.id][1])}"
-                     for gi in infos)
+    """A line per game: sign, name, tag, what it is like, how many play."""
+    return "\n".join(f"{GAME_BLURBS[gi.id][0]} <b>{game_name(gi, lang)}</b> · {game_tag(gi.id, lang)} — "
+                     f"{t(lang, GAME_BLURBS[gi.id][1])}" for gi in infos)
 
 
 def greeting(lang: str, infos: list[GameInfo]) -> str:

@@ -31,8 +31,8 @@ def used_messages():
 def constant_messages():
     """Texts passed to t() through a constant (colour names, option labels, rules)."""
     from bot.games.colours import NAMES
-    from bot.words.texts import OPTION_LABELS
-    out = list(NAMES.values())
+    from bot.words.texts import GAME_BLURBS, GAME_TAGS, OPTION_LABELS
+    out = list(NAMES.values()) + [blurb for _, blurb in GAME_BLURBS.values()] + list(GAME_TAGS.values())
     for label, hint in OPTION_LABELS.values():
         out += [label, hint]
     for module in ("lucky", "cones", "genial", "trio"):
