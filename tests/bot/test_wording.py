@@ -235,6 +235,10 @@ async def test_a_lobby_and_results_in_russian_need_no_gender(fake, runner):
     results = fake.message(anna.id, (await runner.game(game.id)).results_msg).text
     assert re.search(r"🏆 Побеждает \u2068|🏆 Побеждают \u2068", results), results
     assert "1500? →" in results and results.count("«?» — предварительный рейтинг") == 1, results
+    # Her /stats says what trio's best score counts (it read «лучший счёт: 0», as if no points).
+    await anna.say(anna.id, "/stats")
+    stats = fake.last_bot_message(anna.id).text
+    assert re.search(r"Трио.*лучший результат: \d+ жетон\w* на руке в конце", stats), stats
 
 
 def test_the_two_genial_games_are_told_apart_where_a_game_is_chosen():
