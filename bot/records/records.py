@@ -161,6 +161,5 @@ class Records:
             return ""
         # (the figure before this game is provisional up to the game that makes it the fifth)
         if any(s.after is not None and s.games - 1 < rating.PROVISIONAL_GAMES for s in record.seats):
-            lines.append(t(lang, "«?»: provisional while there are fewer than {n} rated games.",
-                           n=rating.PROVISIONAL_GAMES))
+            lines.append(rating.provisional_note(lang))
         return "\n".join(lines)

@@ -29,7 +29,7 @@ from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger, Picture
 from bot.words.names import clean, in_text, likeness, tell_apart
 from bot.table.people import People, Person
-from bot.records.rating import PROVISIONAL_GAMES, shown
+from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
 from bot.words.refusals import Refused
 from bot.storage.store import GameRecord, GameStore, Rating, RecordSeat
 from bot.words.texts import game_name
@@ -56,11 +56,6 @@ def _game(kind: str, lang: str) -> str:
 
 def _games_list(lang: str) -> str:
     return ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
-
-
-def provisional_note(lang: str) -> str:
-    """What a «?» after a rating means: said once wherever one is shown."""
-    return t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)
 
 
 def result_line(record: GameRecord, lang: str) -> str:
