@@ -147,7 +147,7 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
                         records, Stats(store, table.people, messenger, render=render))
     # The order they hear a change in: recorded first (the results show the ratings it moved),
     # the table before the ping (a ping links to the table as it is now), the end of a game last.
-    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear):
+    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear):
         table.changes.subscribe(listener)
     owner = Owner(store, table.people, messenger, owner_id=owner_id, errors=errors, database=database)
     updates = _updates(messenger, table, lobbies, tables, ending, owner, bot_username)
