@@ -23,10 +23,8 @@ from engines import cones as engine
 from render import cones as drawing
 from render.common import picture_of
 from bot.outgoing import keyboard
-from bot.games.base import (
-    Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, medal, points_by_place,
-    series_rule,
-)
+from bot.games.base import Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import medal
 from bot.games.colours import colour
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button

@@ -18,10 +18,8 @@ from engines import genial as engine
 from engines import registry
 from render import genial as drawing
 from render.common import picture_of
-from bot.games.base import (
-    Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key,
-    points_by_place, series_rule,
-)
+from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import fit_caption
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, private_detail, results_text

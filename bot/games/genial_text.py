@@ -5,7 +5,8 @@ import html
 
 from engines import genial as engine
 from engines.genial.geometry import ROW_LETTERS
-from bot.games.base import Ctx, medal
+from bot.games.base import Ctx
+from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import lost_text, tile_words
 from bot.words.i18n import nt, t

@@ -10,7 +10,8 @@ from render import lucky as drawing
 from functools import partial
 
 from render.common import picture_of
-from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key, medal
+from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key
+from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button

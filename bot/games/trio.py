@@ -19,10 +19,8 @@ from engines import trio as engine
 from render import trio as drawing
 from render.common import picture_of
 from bot.outgoing import keyboard
-from bot.games.base import (
-    Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key, medal,
-    points_by_place, series_rule,
-)
+from bot.games.base import Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import fit_caption, medal
 from bot.games.trio_text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )

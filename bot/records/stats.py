@@ -23,7 +23,7 @@ from render.chart import Line, rating_chart
 from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games import adapter_for
-from bot.games.base import MEDALS, medal, message_link
+from bot.words.format import MEDALS, medal, message_link
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger, Picture

@@ -277,14 +277,12 @@ class GameStore(Protocol):
     bumps it.
 
     A store may cache users and chats (read on every update): its own writes keep the cache
-    right, but not another process's. ``forget_cache`` drops it, so that the next reads come from
-    the database: called when a process becomes the active one, since another process may have
-    written meanwhile."""
+    right, but not another process's; a process becomes the active one once in its life (a
+    standby that takes over starts from the store), so no cache outlives another's writes."""
 
     async def open(self) -> "GameStore": ...
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
-    async def forget_cache(self) -> None: ...
     async def ping(self) -> None:
         """Ask the database something that needs it to answer (``/healthz``); raise StoreError
         when it does not."""
@@ -340,19 +338,3 @@ class GameStore(Protocol):
 
     # the owner's figures (bot/ops/owner.py)
     async def activity(self, since: float) -> tuple[int, int]: ...
-
-
-def make_store(db: str) -> GameStore:
-    """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path
-    of an SQLite file (``:memory:`` for one that lives as long as the process)."""
-    # Imported here, not at the top: whoever imports the records does not load a database driver.
-    if is_postgres(db):
-        from bot.storage.postgres import PostgresStore
-        return PostgresStore(db)
-    from bot.storage.sqlite import SqliteStore
-    return SqliteStore(db)
-
-
-def is_postgres(db: str) -> bool:
-    """Whether a ``TABLEBOT_DB`` value is a PostgreSQL URL."""
-    return db.split("://", 1)[0].lower() in ("postgresql", "postgres")

@@ -13,6 +13,8 @@ a button press (bot/updates/door.py).
                                             and wait, held until the game changes (live updates)
     GET  /app/api/games/{id}/placements?tile=k   legal placements of a rack tile, with their points
     POST /app/api/games/{id}/move           {"turn": n, "action": code}: through the door
+
+It may use ``updates`` (the door), ``table`` and what lies below them.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Shared wording: game and option names, the help text. Game-specific text lives in bot/games."""
+"""Shared wording: game and option names, the games' lines in the menu and the greeting.
+Game-specific text lives in bot/games; /help is made from the commands' declarations (bot/updates/help.py)."""
 from __future__ import annotations
 
 from engines.base import GameInfo, Option
@@ -88,45 +89,3 @@ def greeting(lang: str, infos: list[GameInfo]) -> str:
     return (t(lang, "👋 Hello! I host board games for this group.") + "\n\n" + games_list(infos, lang) + "\n\n"
             + t(lang, "Tap a game below or write /new and its name; friends tap <b>Join</b>, the host taps "
                       "<b>Start</b>. Short of players? Add 🤖 computer players in the lobby. /help for more."))
-
-
-def private_help_text(lang: str) -> str:
-    """/help in the private chat: what one can do here."""
-    return t(lang,
-             "<b>tablebot</b> hosts board games for friends in groups, and here, in private, against "
-             "🤖 computer players.\n\n"
-             "/new <i>game</i> — a game here against a computer (lucky, cones, genial, trio); add more "
-             "computers or change their level in the lobby, or write /new cones bots=2 level=hard\n"
-             "/new genial bots=0 — «Гениально» alone\n"
-             "/rules <i>game</i> — the rules in short\n"
-             "/notify on or off — whether I ping you when it is your turn in a group\n"
-             "/nextgame — written in a group: I tell you here when the next game opens there\n"
-             "/stats — your games and ratings; /top <i>game</i> — the best players everywhere\n"
-             "/forgetme — delete your games and ratings from my records\n"
-             "/lang — your language\n\n"
-             "In a group your secrets (a goal colour, a rack, a hand) and your moves come here. "
-             "To play with friends, add me to a group and write /new there.")
-
-
-def help_text(lang: str, bot_username: str) -> str:
-    return t(lang,
-             "<b>tablebot</b> hosts board games in this chat.\n\n"
-             "/new <i>game</i> — open a lobby (lucky, cones, genial, trio); friends tap <b>Join</b>, "
-             "the host taps <b>Start</b>\n"
-             "/rules <i>game</i> — the rules in short\n"
-             "/board — post the table again at the bottom of the chat\n"
-             "/nextgame — I tell you in private when the next game opens here (once)\n"
-             "/stats — games and ratings here (as a reply to someone: theirs); /top <i>game</i> — the best "
-             "players; /history — the last games\n"
-             "/cancel — stop the game here (host or admin)\n"
-             "/lang — language of this chat (host or admin) or, in private, your own\n"
-             "/notify on or off — whether I ping you when it is your turn\n"
-             "/leave — a computer takes your seat (in a lobby: you leave it); 🙋 on the table brings you back\n"
-             "/away — the host or an admin lets a computer play for the player everyone waits for\n"
-             "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n"
-             "/turntimer <i>minutes</i> or off — time for a move; then a reminder, and I move for "
-             "whoever is away (admins)\n"
-             "/forgetgroup — delete this group's games and ratings from my records (admins)\n\n"
-             "Short of players? Add 🤖 computer players in the lobby, or /new <i>game</i> bots=2 level=hard.\n"
-             "Secrets (a goal colour, a rack, a hand) come by private message: open "
-             "@{bot} and press START once.").replace("{bot}", bot_username)

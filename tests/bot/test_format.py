@@ -7,7 +7,7 @@ import re
 from types import SimpleNamespace
 
 from engines.replay import public_views
-from bot.words.format import ELLIPSIS, TOAST_LIMIT, TOAST_MARK, at_word, toast, units
+from bot.words.format import ELLIPSIS, TOAST_LIMIT, TOAST_MARK, at_word, toast, utf16_len
 from bot.words.names import FSI, PDI, in_plain
 from tests.bot.harness import Player, button_data, press_until_over
 
@@ -23,7 +23,7 @@ def words_of(text: str) -> list[str]:
 
 def assert_fitted(shown: str, lines: list[str]) -> None:
     """``shown`` fits, its isolates are balanced, and each of its words is a whole word of the lines."""
-    assert units(shown) <= TOAST_LIMIT, shown
+    assert utf16_len(shown) <= TOAST_LIMIT, shown
     assert shown.count(FSI) == shown.count(PDI), shown
     assert shown.startswith(TOAST_MARK)
     whole = set(words_of(" ".join(lines)))
@@ -40,7 +40,7 @@ def test_too_many_events_keep_the_newest_whole_in_their_order():
     lines = [f"{name} забирает 🔵 3 синих, 🔴 2 красных.", f"⭐ {name}: 🔵 синий собран!",
              f"⭐ {name}: 🔴 красный собран!", f"{name} получает 2 призовых хода!"]
     shown = toast(lines)
-    assert units(" ".join(lines)) > TOAST_LIMIT
+    assert utf16_len(" ".join(lines)) > TOAST_LIMIT
     assert_fitted(shown, lines)
     assert shown.startswith(TOAST_MARK + ELLIPSIS + " ") and shown.endswith(lines[-1])
     kept = shown[len(TOAST_MARK + ELLIPSIS + " "):]
@@ -59,7 +59,7 @@ def test_one_event_too_long_ends_at_a_word_outside_a_name():
 
 def test_a_single_endless_word_is_cut_with_its_isolate_closed():
     shown = at_word(FSI + "Ж" * 300 + PDI + " ходит", 50)
-    assert units(shown) <= 50 and shown.count(FSI) == shown.count(PDI) and shown.endswith(PDI + ELLIPSIS)
+    assert utf16_len(shown) <= 50 and shown.count(FSI) == shown.count(PDI) and shown.endswith(PDI + ELLIPSIS)
 
 
 def test_every_fitted_toast_keeps_the_rules():
@@ -110,5 +110,5 @@ async def test_no_toast_of_a_long_game_ends_inside_a_word(fake, runner, monkeypa
     for step in steps:
         story |= {w for line in match.ui.story(ctx, step.events) for w in words_of(re.sub(r"<[^>]*>", "", line))}
     for shown in moves:
-        assert units(shown) <= TOAST_LIMIT and shown.count(FSI) == shown.count(PDI), shown
+        assert utf16_len(shown) <= TOAST_LIMIT and shown.count(FSI) == shown.count(PDI), shown
         assert set(words_of(shown)) <= story, (set(words_of(shown)) - story, shown)

@@ -41,10 +41,10 @@ def constant_messages():
         except ImportError:
             continue
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
-    from bot.app import COMMAND_MENUS
-    out += [text for _, menu in COMMAND_MENUS for _, text in menu]
-    from bot.ops.owner import NOTICE, OWNER_COMMANDS
-    out += [text for _, text in OWNER_COMMANDS] + [NOTICE]
+    from bot.updates import router
+    out += [text for command in router.commands() for text in (*command.menus.values(), *command.help.values())]
+    from bot.ops.owner import NOTICE
+    out += [NOTICE]
     return out
 
 

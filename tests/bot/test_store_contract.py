@@ -13,10 +13,10 @@ from typing import Callable
 import pytest
 
 from bot.storage.store import (
-    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
-    Status, StoreError, User, make_store,
+    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion, Status, StoreError, User,
 )
-from bot.storage.sql import MIGRATIONS
+from bot.storage.choose import make_store
+from bot.storage.migrations import MIGRATIONS
 
 
 @dataclass(frozen=True)
@@ -380,35 +380,6 @@ async def test_a_read_after_a_write_sees_the_write(store):
     await store.migrate_chat(GROUP, -1009999)
     assert (await store.chat(-1009999)).title == "Game night"
     assert (await store.get_game(game.id)).chat_id == -1009999
-
-
-async def test_after_forget_cache_reads_come_from_the_database(store):
-    await store.touch_user(1, "Anna", None, "en")
-    await store.set_chat(GROUP, lang="ru", title="Game night")
-    await store.user(1)  # read once: cached, where the store caches
-    await store.chat(GROUP)
-    await store.forget_cache()
-    assert await store.user(1) == User(1, "Anna", None, "en", False, False, True, None)
-    assert await store.chat(GROUP) == Chat(GROUP, "ru", {}, "Game night")
-    assert await store.user(2) is None
-
-
-async def test_forget_cache_sees_what_another_process_wrote(store, db, shared):
-    await store.touch_user(1, "Anna", None, "en")
-    await store.set_chat(GROUP, lang="ru", title="Game night")
-    assert (await store.user(1)).notify and (await store.chat(GROUP)).lang == "ru"
-    assert await store.user(2) is None
-    other = await make_store(db).open()  # the process that was active before this one
-    try:
-        await other.set_notify(1, False)
-        await other.set_chat(GROUP, lang="en")
-        await other.touch_user(2, "Boris", None, "en")
-    finally:
-        await other.close()
-    await store.forget_cache()
-    assert not (await store.user(1)).notify
-    assert (await store.chat(GROUP)).lang == "en"
-    assert (await store.user(2)).name == "Boris"
 
 
 # ---- series ----------------------------------------------------------------------------------

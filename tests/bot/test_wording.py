@@ -244,7 +244,7 @@ async def test_a_lobby_and_results_in_russian_need_no_gender(fake, runner):
 def test_the_two_genial_games_are_told_apart_where_a_game_is_chosen():
     """«🎲 Совершенно гениально» and «⬢ Гениально» kept their publishers' titles and were one word
     apart in the menu and the greeting: each now says what it is played with."""
-    from bot.showing.lobby_view import game_menu
+    from bot.lobby.menu import game_menu
     for greet in (False, True):
         text, markup = game_menu("ru", greet=greet)
         labels = [b.text for row in markup.inline_keyboard for b in row]
