@@ -179,7 +179,7 @@ class Tablebot:
         end of any game that ended just before the bot stopped."""
         core = self.core
         await core.records.catch_up()  # before the results: they show the ratings each game moved
-        for game in await self.store.finished_without_results():
+        for game in await self.store.unshown_ends():
             core.play.show_end(core.book.put(game))
         for game in await self.store.open_games():
             if core.book.cached(game.id) is not None:
