@@ -100,7 +100,7 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
         self.application = builder.build()
-        # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
+        # The database TABLEBOT_DB names (an SQLite file or a PostgreSQL URL: bot/storage/choose.py).
         self.store: GameStore = make_store(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing, window=config.group_window_seconds,
