@@ -289,7 +289,7 @@ async def _status() -> list[dict]:
                 seat = eng.current_player(eng.from_json(game.state))
                 turn = names[seat] if seat is not None and seat < len(names) else None
             winners = []
-            if game.outcome:
+            if game.outcome and "places" in game.outcome:  # (a cancelled game's says why it closed)
                 winners = [names[i] for i, p in enumerate(game.outcome["places"]) if p == 1 and i < len(names)]
             out.append({
                 "id": game.id, "chat": game.chat_id, "thread": game.thread_id, "game": game.kind,

@@ -100,7 +100,7 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
         self.application = builder.build()
-        # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
+        # The database TABLEBOT_DB names (an SQLite file or a PostgreSQL URL: bot/storage/choose.py).
         self.store: GameStore = make_store(config.db_path)
         self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
                                    fast_spacing=config.group_fast_spacing, window=config.group_window_seconds,
@@ -179,7 +179,7 @@ class Tablebot:
         end of any game that ended just before the bot stopped."""
         core = self.core
         await core.records.catch_up()  # before the results: they show the ratings each game moved
-        for game in await self.store.finished_without_results():
+        for game in await self.store.unshown_ends():
             core.play.show_end(core.book.put(game))
         for game in await self.store.open_games():
             if core.book.cached(game.id) is not None:

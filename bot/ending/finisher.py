@@ -1,15 +1,21 @@
-"""The end of a game, in one place (as lila's ``Finisher``): when a game is over, its series
-counts it and its next game is seated; once the final table and private messages show the last
-move, the group gets the results (the game's own words, each person's rating change, the
-series' standings, 🎞 and 🔁), each person their own result in private where the game has no
-private message to end with it, and the next game of a series starts below the results.
+"""The end of a game, in one place (as lila's ``Finisher``).
 
-The results are posted once across any stop: the intent is stored before the send, so a
-restart never posts them twice; a send that surely failed is tried again later. A bot that
-stopped before a game's end was shown shows it at the next start (``Play.show_end``).
+A game that finished: its series counts it and its next game is seated; once the final table and
+private messages show the last move, the group gets the results (the game's own words, each
+person's rating change, the series' standings, 🎞 and 🔁), the next game of a series starts below
+them, and each person gets their own result in private where the game has no private message to
+end with it. A game that was cancelled while running: the group is told why, and its messages
+lose their buttons.
+
+Each of these goes out once across any stop. What must not be posted twice stores its intent
+when its request leaves for Telegram, not while it waits for its turn in the group's queue: a
+stop before then leaves it unsent and unmarked, and the next start shows it (``unshown_ends``,
+``Play.show_end``); a kill in the milliseconds of the request itself may lose it, never double
+it. When everything of an end has gone out, the game is marked ``end_shown``.
 """
 from __future__ import annotations
 
+from engines import registry
 from bot.ending.private import PrivateResults
 from bot.ending.results import results_message
 from bot.ending.series import SeriesNews, Standings
@@ -20,9 +26,12 @@ from bot.showing.tables import Tables
 from bot.storage.store import UNKNOWN_MESSAGE, GameStore
 from bot.table.background import Background, TryLater
 from bot.table.book import Match
-from bot.table.changes import Change, Finished
+from bot.table.changes import Change, Closed, Finished
 from bot.table.people import People
 from bot.table.play import Play
+from bot.words.i18n import t
+from bot.words.names import in_text
+from bot.words.texts import game_name
 
 
 class Finisher:
@@ -40,9 +49,11 @@ class Finisher:
 
     def hear(self, change: Change) -> None:
         """A game is over: show its end (subscribed to ``bot.table.changes.Changes``)."""
+        match = change.match
         if isinstance(change, Finished):
-            match = change.match
             self.background.schedule(("end", match.id), lambda: self._count(match))
+        elif isinstance(change, Closed):
+            self.background.schedule(("closed", match.id), lambda: self._closed(change))
 
     async def _count(self, match: Match) -> None:
         """The series counts the game and its next game is seated at once (so that no other game
@@ -59,14 +70,14 @@ class Finisher:
         await self.tables.settled(match)
         game = match.game
         if game.results_msg is None:
-            # Exactly once, across any stop: the intent is stored before the send, so a
-            # restart never posts them again; a send that surely failed is tried again.
-            game.results_msg = UNKNOWN_MESSAGE
-            await self.store.save_messages(game)
             lang = await self.people.chat_lang(game.chat_id)
             text, markup = results_message(match, lang, await self.records.record(game), news)
+
+            async def leaving() -> None:
+                game.results_msg = UNKNOWN_MESSAGE  # from now on they may be there: never again
+                await self.store.save_messages(game)
             sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id,
-                                                  priority=PERSON, patient=True)
+                                                  priority=PERSON, patient=True, leaving=leaving)
             if sent.message is not None or sent.result == Result.FAILED:
                 game.results_msg = sent.message.message_id if sent.message is not None else None
                 await self.store.save_messages(game)
@@ -76,5 +87,33 @@ class Finisher:
             # it is not posted a second time.
         if following is not None:
             self.play.after_start(following)
-        self.background.schedule(("private results", game.id), lambda: self.private.send(match))
+        self.background.schedule(("private results", game.id), lambda: self._private(match))
         self.tables.let_go(match)
+
+    async def _private(self, match: Match) -> None:
+        await self.private.send(match)
+        await self._shown(match)
+
+    async def _closed(self, change: Closed) -> None:
+        """A running game was cancelled: say why, take its buttons off, the table says so too
+        (nothing is said when the group is gone)."""
+        match, game = change.match, change.match.game
+        if change.why is not None:
+            lang = await self.people.chat_lang(game.chat_id)
+            name = game_name(registry.info(game.kind), lang)
+            if change.why == "abandoned":
+                text = t(lang, "Nobody has moved in {game} for two rounds ({names}): the game is closed.",
+                         game=name, names=", ".join(in_text(s.name) for s in game.seats))
+            else:
+                text = t(lang, "{game} was cancelled by {name}.", game=name, name=in_text(change.by or "?"))
+            await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON,
+                                           leaving=lambda: self._shown(match))
+            await self.tables.strip(match)
+        await self._shown(match)
+
+    async def _shown(self, match: Match) -> None:
+        """Everything of the game's end went out (or may have): a restart leaves it alone."""
+        game = match.game
+        if not game.end_shown:
+            game.end_shown = True
+            await self.store.save_messages(game)

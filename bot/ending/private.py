@@ -1,7 +1,8 @@
 """Each person's own result in private, where the game has no private message to end with it
 (lucky: «Гениально», trio and cones show it on the private message already), for a game
 played in a group. Quiet (no notification), as the other games' private messages are edited to
-show the result, with a link to the results."""
+show the result, with a link to the results. Sent once: the seat is marked when its
+message leaves for Telegram."""
 from __future__ import annotations
 
 from bot.words.format import message_link
@@ -22,14 +23,15 @@ class PrivateResults:
         self.people = people
 
     async def send(self, match: Match) -> None:
-        """Each person of a finished group game gets their own result (where the game has one)."""
+        """Each person of a finished group game gets their own result (where the game has one),
+        once: the seat is marked when its message leaves."""
         if match.game.chat_id < 0:
             for seat in match.game.seats:
                 await self._send(match, seat)
 
     async def _send(self, match: Match, seat: Seat) -> None:
         game = match.game
-        if seat.kind != "human":
+        if seat.kind != "human" or seat.result_sent:
             return
         row = await self.store.user(seat.user_id)
         if row is None or not row.private_ok:
@@ -44,4 +46,8 @@ class PrivateResults:
             text += "\n" + t(lang, "Played in {chat}.", chat=in_text(chat.title))
         link = message_link(game.chat_id, game.results_msg or game.table_msg)
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
-        await self.messenger.send_text(seat.user_id, text, markup, notify=False)
+
+        async def leaving() -> None:
+            seat.result_sent = True
+            await self.store.save_messages(game)
+        await self.messenger.send_text(seat.user_id, text, markup, notify=False, leaving=leaving)

@@ -11,12 +11,10 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable
 
-from engines import registry
 from bot.games.base import View
 from bot.lobby.menu import LobbyNote
 from bot.outgoing import keyboard
 from bot.outgoing.keyboard import Button
-from bot.outgoing.pacing import PERSON
 from bot.showing.lobby_view import lobby_message
 from bot.showing.messages import Messages
 from bot.storage.store import GameStore, Status
@@ -27,8 +25,6 @@ from bot.table.changes import (Change, Closed, LobbyChanged, LobbyClosed, Moved,
 from bot.table.people import People
 from bot.table.turns import TurnPolicy
 from bot.words.i18n import t
-from bot.words.names import in_text
-from bot.words.texts import game_name
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +68,7 @@ class Tables:
             self.schedule_table(match)
             self.schedule_private(match, change.seat, bump=change.back)
         elif isinstance(change, Closed):
-            if change.why is not None:
-                self.background.schedule(("closed", match.id), lambda: self._show_closed(change))
-            self.let_go(match)
+            self.let_go(match)  # once the Finisher has said why (bot/ending/finisher.py)
         elif isinstance(change, Shown):
             self._show_again(match)
         elif isinstance(change, LobbyChanged):
@@ -103,21 +97,14 @@ class Tables:
             if s.needs_redraw(game.version):
                 self.schedule_private(match, s.seat)
 
-    async def _show_closed(self, change: Closed) -> None:
-        """A running game was cancelled: say why, take its buttons off, the table says so too."""
-        match, game = change.match, change.match.game
-        lang = await self.people.chat_lang(game.chat_id)
-        name = game_name(registry.info(game.kind), lang)
-        if change.why == "abandoned":
-            text = t(lang, "Nobody has moved in {game} for two rounds ({names}): the game is closed.",
-                     game=name, names=", ".join(in_text(s.name) for s in game.seats))
-        else:
-            text = t(lang, "{game} was cancelled by {name}.", game=name, name=in_text(change.by or "?"))
-        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON)
+    async def strip(self, match: Match) -> None:
+        """The game is over: its table and private messages lose their buttons (the table is then
+        redrawn to say how it ended)."""
+        game = match.game
         await self.messages.strip(game.chat_id, game.table_msg)
         for s in game.seats:
             await self.messages.strip(s.user_id, s.dm_msg)
-        self.schedule_table(match)  # the table says the game was cancelled
+        self.schedule_table(match)
 
     # ---- composing a move ----------------------------------------------------------------
 

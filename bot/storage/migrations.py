@@ -140,6 +140,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX ratings_by_figure ON ratings(kind, figure DESC)
     """,
+    # 5: a game's end fully shown (its results, then each person's own result in private), and
+    # each seat's private result sent: a restart shows what an end left unshown, once. The games
+    # whose results went out before this version count as shown.
+    """
+    ALTER TABLE games ADD COLUMN end_shown INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET end_shown = 1 WHERE results_msg IS NOT NULL OR status = 'cancelled';
+    ALTER TABLE seats ADD COLUMN result_sent INTEGER NOT NULL DEFAULT 0
+    """,
 ]
 
 

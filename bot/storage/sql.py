@@ -21,8 +21,8 @@ from bot.storage.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Ra
 
 GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
-                "idle_turns, table_version")
-SEAT_COLUMNS = "seat, user_id, name, kind, dm_msg, level, dm_version"
+                "idle_turns, table_version, end_shown")
+SEAT_COLUMNS = "seat, user_id, name, kind, dm_msg, level, dm_version, result_sent"
 RECORD_SEAT_COLUMNS = "seat, user_id, name, kind, level, place, score, team, autoplayed, before, after, games"
 
 # Written by create_game (the lobby and its host's seat) and save_game.
@@ -49,14 +49,15 @@ def few(names: list[str], most: int = 4) -> str:
 
 def game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
-     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version) = row
+     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version,
+     end_shown) = row
     return Game(
         id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
         options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
         version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
         last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
-        table_version=table_version,
+        table_version=table_version, end_shown=end_shown,
     )
 
 
@@ -128,11 +129,12 @@ class SqlStore:
                                 "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id=?) ORDER BY id",
                                 (user_id,))
 
-    async def finished_without_results(self, within_days: float = 7) -> list[Game]:
-        """Recent games that ended but whose results were never posted (the bot stopped in
-        between, or the group was gone)."""
-        return await self._find("WHERE status='finished' AND results_msg IS NULL AND updated > ? ORDER BY id",
-                                (time.time() - within_days * 86400,))
+    async def unshown_ends(self, within_days: float = 7) -> list[Game]:
+        """Recent games that ended (finished, or cancelled while running) but whose end was not
+        all shown (their results, a person's own result in private, why it was cancelled: the
+        bot stopped in between)."""
+        return await self._find("WHERE end_shown=0 AND (status='finished' OR status='cancelled' AND state IS NOT "
+                                "NULL) AND updated > ? ORDER BY id", (time.time() - within_days * 86400,))
 
     async def all_games(self) -> list[Game]:
         return await self._find("ORDER BY id")
@@ -170,18 +172,18 @@ class SqlStore:
         if seats_changed:
             statements.append(("DELETE FROM seats WHERE game_id=?", (game.id,)))
             statements.append((
-                "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg, level, dm_version) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version) for s in game.seats]))
+                f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version, int(s.result_sent))
+                 for s in game.seats]))
         return statements
 
     async def save_messages(self, game: Game) -> None:
         """Store message ids and the version each shows (not game logic: no version bump)."""
         await self._script([
-            ("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=? WHERE id=?",
-             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, game.id)),
-            ("UPDATE seats SET dm_msg=?, dm_version=? WHERE game_id=? AND seat=?",
-             [(s.dm_msg, s.dm_version, game.id, s.seat) for s in game.seats])])
+            ("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=?, end_shown=? WHERE id=?",
+             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, int(game.end_shown), game.id)),
+            ("UPDATE seats SET dm_msg=?, dm_version=?, result_sent=? WHERE game_id=? AND seat=?",
+             [(s.dm_msg, s.dm_version, int(s.result_sent), game.id, s.seat) for s in game.seats])])
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         return await self._rows("SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))

@@ -53,6 +53,10 @@ class Seat:
     # while they have handed it over (None: the person plays it).
     level: str | None = None
     dm_version: int = 0  # the game version the private message shows
+    result_sent: bool = False  # the person's own result went (or may have gone) out in private
+
+    def __post_init__(self) -> None:
+        self.result_sent = bool(self.result_sent)
 
     @property
     def is_computer(self) -> bool:
@@ -87,16 +91,18 @@ class Game:
     table_msg: int | None
     results_msg: int | None
     last_events: list[dict[str, Any]]
-    outcome: dict[str, Any] | None
+    outcome: dict[str, Any] | None  # finished: places, reason, scores; cancelled: why it closed, by whom
     series_id: int | None
     created: float
     updated: float
     idle_turns: int = 0
     table_version: int = 0  # the game version the table message shows
+    end_shown: bool = False  # its end is all shown: the results and the private ones, or why it was cancelled
     seats: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
+        self.end_shown = bool(self.end_shown)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -295,7 +301,7 @@ class GameStore(Protocol):
     async def open_games(self) -> list[Game]: ...
     async def open_games_of(self, user_id: int) -> list[Game]: ...
     async def all_games(self) -> list[Game]: ...
-    async def finished_without_results(self) -> list[Game]: ...
+    async def unshown_ends(self) -> list[Game]: ...
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game: ...
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,

@@ -289,6 +289,8 @@ class Play:
             if match.game.status != Status.RUNNING:
                 return False
             match.game.status = Status.CANCELLED
+            # Why, kept: a restart before it was said still says it (bot/ending/finisher.py).
+            match.game.outcome = {"closed": why, "by": by}
             await self.store.save_game(match.game)
         log.info("game %s of %s closed: %s", match.id, match.game.kind, why or "the group is gone",
                  extra=ids(match.game))
@@ -313,7 +315,12 @@ class Play:
         self._computer_if_due(match)
 
     def show_end(self, match: Match) -> None:
-        """The bot stopped right after a game's last move, before its end was shown: every
-        message of the game shows what the store holds, then its end is shown (once)."""
+        """The bot stopped after a game ended (its last move, or it was cancelled) before its end
+        was all shown: every message of the game shows what the store holds, then the rest of
+        its end is shown (once)."""
         self.changes.publish(Shown(match))
-        self.changes.publish(Finished(match))
+        if match.game.status == Status.FINISHED:
+            self.changes.publish(Finished(match))
+        else:
+            closed = match.game.outcome or {}
+            self.changes.publish(Closed(match, closed.get("closed"), closed.get("by")))

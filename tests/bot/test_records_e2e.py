@@ -206,6 +206,7 @@ async def test_a_database_of_the_previous_version_is_back_filled_in_order(fake, 
     conn = sqlite3.connect(db)
     conn.executescript("DROP TABLE records; DROP TABLE record_seats; DROP TABLE ratings; "
                        "ALTER TABLE actions DROP COLUMN auto; ALTER TABLE users DROP COLUMN forgotten; "
+                       "ALTER TABLE games DROP COLUMN end_shown; ALTER TABLE seats DROP COLUMN result_sent; "
                        "DELETE FROM schema_version WHERE version > 3;")
     conn.close()
     runner = await BotRunner(fake, db).start()
@@ -231,7 +232,7 @@ async def test_a_game_counts_once_across_a_restart_before_its_results(fake, tmp_
         await runner.stop()
     # As if the bot had stopped after recording and before posting the results.
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE games SET results_msg=NULL WHERE id=?", (game.id,))
+    conn.execute("UPDATE games SET results_msg=NULL, end_shown=0 WHERE id=?", (game.id,))
     conn.commit()
     conn.close()
     runner = await BotRunner(fake, db).start()
