@@ -16,6 +16,8 @@ from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.texts import game_button, games_list, greeting
 
+NEW_GAME = "n."  # the game menu's buttons: ``n.<game>`` opens its lobby where it was pressed
+
 
 @dataclass(frozen=True)
 class LobbyNote:
@@ -51,6 +53,6 @@ def game_menu(lang: str, *, greet: bool = False) -> tuple[str, Any]:
     """"Which game shall we play?" (or, when the bot joins a group, a greeting): a line per game
     with what it is like and for how many, and a button per game."""
     infos = registry.all_infos()
-    rows = [[Button(game_button(gi, lang), f"n.{gi.id}")] for gi in infos]
+    rows = [[Button(game_button(gi, lang), f"{NEW_GAME}{gi.id}")] for gi in infos]
     text = greeting(lang, infos) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(infos, lang)
     return text, keyboard.markup(MENU, None, rows)

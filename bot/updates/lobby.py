@@ -2,13 +2,15 @@
 links, /cancel, /nextgame. What they do is ``bot/lobby``'s."""
 from __future__ import annotations
 
+import re
+
 from telegram import Update
 from telegram.constants import ChatType
 
 from engines import registry
 from bot.lobby.links import DeepLinks
 from bot.lobby.lobby import Lobby
-from bot.lobby.menu import add_to_group_link
+from bot.lobby.menu import NEW_GAME, add_to_group_link
 from bot.lobby.new import NewGame
 from bot.lobby.nextgame import NextGame
 from bot.outgoing import keyboard
@@ -22,9 +24,6 @@ from bot.updates.routes import Command, Press, reply
 from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.refusals import Refused
-
-NEW_GAME = "n."  # the game menu's buttons: ``n.<game>`` opens its lobby here
-
 
 class LobbyRoutes:
     COMMANDS = (
@@ -45,7 +44,7 @@ class LobbyRoutes:
                       "private": "/nextgame — written in a group: I tell you here when the next game opens there"}),
         Command("start", "on_start", 0),
     )
-    PRESSES = (Press(keyboard.menu_pattern(r"n\.[a-z]{1,12}"), "on_menu"),)
+    PRESSES = (Press(keyboard.menu_pattern(re.escape(NEW_GAME) + "[a-z]{1,12}"), "on_menu"),)
 
     def __init__(self, new_game: NewGame, links: DeepLinks, lobby: Lobby, next_game: NextGame, messenger: Messenger,
                  help: Help, *, bot_username: str):

@@ -2,9 +2,11 @@
 change what, and the values, are ``bot/lobby/settings.py``'s."""
 from __future__ import annotations
 
+import re
+
 from telegram import Update
 
-from bot.lobby.settings import Settings
+from bot.lobby.settings import LANG_BUTTON, Settings
 from bot.outgoing import keyboard
 from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
@@ -33,7 +35,7 @@ class SettingsRoutes:
                 help={"group": "/notify on or off — whether I ping you when it is your turn",
                       "private": "/notify on or off — whether I ping you when it is your turn in a group"}),
     )
-    PRESSES = (Press(keyboard.menu_pattern(r"l\.[a-z]{2}"), "on_lang_button"),)
+    PRESSES = (Press(keyboard.menu_pattern(re.escape(LANG_BUTTON) + "[a-z]{2}"), "on_lang_button"),)
 
     def __init__(self, settings: Settings, messenger: Messenger):
         self.settings = settings
