@@ -32,7 +32,7 @@ from bot.ops.metrics import ArrivalQueue, CountingRequest, Metrics
 from bot.workers.pool import render_picture
 from bot.storage.store import GameStore, Status
 from bot.storage.choose import make_store
-from bot.outgoing.timers import Timers
+from bot.table.timers import Timers
 from bot.ops.web import WebServer
 from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, group_link, page_url
 

@@ -24,7 +24,7 @@ from bot.lobby.nextgame import NextGame
 from bot.lobby.settings import Settings
 from bot.ops.owner import Owner
 from bot.outgoing.messenger import Messenger
-from bot.outgoing.timers import Timers
+from bot.table.timers import Timers
 from bot.records.records import Records
 from bot.records.stats import Stats
 from bot.showing.messages import Messages

@@ -20,7 +20,7 @@ from bot.lobby.options import TURN_MINUTES, option_problem
 from bot.logs import ids
 from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
-from bot.outgoing.timers import Timers
+from bot.table.timers import Timers
 from bot.storage.store import Game, GameStore, PlaceTaken, Seat, Status
 from bot.table.book import GameBook, Match
 from bot.table.changes import Changes, LobbyChanged, LobbyClosed, LobbyOpened

@@ -30,6 +30,13 @@ class StoreError(Exception):
     """The database cannot be used; the message is one line for the operator."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached now (the server is down, starting up or shutting down, a
+    connection dropped, a timeout, a disk that fails for a moment): nothing for a person to
+    fix, try again later. A ``StoreError`` that is not one of these needs a person (a refused
+    login, a missing database, no rights, a newer schema)."""
+
+
 class StaleVersion(Exception):
     """The game changed in the database since it was read."""
 

@@ -25,7 +25,7 @@ from bot.logs import ids
 from bot.table.players import ABSENT_LEVEL, computer_move
 from bot.words.refusals import Refused
 from bot.storage.store import GameStore, PlaceTaken, Seat, StaleVersion, Status
-from bot.outgoing.timers import Timers
+from bot.table.timers import Timers
 from bot.table.turns import PlayFor, Remind, TurnPolicy, Wait
 
 log = logging.getLogger(__name__)

@@ -7,6 +7,7 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ApplicationHandlerStop
 
 from bot.games import rules_text
 from bot.lobby.lobby import Lobby
@@ -15,10 +16,12 @@ from bot.outgoing.messenger import Messenger
 from bot.showing.tables import Tables
 from bot.table.people import People
 from bot.table.play import Play
-from bot.updates.context import TableContext
+from bot.storage.store import StoreUnavailable
+from bot.updates.context import TableContext, thread_of
 from bot.updates.help import Help
 from bot.updates.routes import Command, reply, unknown_command
-from bot.words.i18n import t
+from bot.words.i18n import normalize_lang, t
+from bot.words.refusals import Refused, word
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +100,9 @@ class ChatRoutes:
             await self.play.migrate_chat(message.migrate_from_chat_id, message.chat.id)
 
     async def on_error(self, update: object, context: TableContext) -> None:
+        if isinstance(context.error, StoreUnavailable):  # not a bug: one line, and "try again"
+            await self._database_away(update, context.error)
+            raise ApplicationHandlerStop  # answered: no later handler (the press's) answers it again
         log.error("error while handling an update", exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat and update.message:
             try:
@@ -105,3 +111,16 @@ class ChatRoutes:
                                     t(lang, "Something went wrong on my side; nothing was changed."))
             except Exception:  # the error handler itself must never raise
                 log.exception("could not report an error to the chat")
+
+    async def _database_away(self, update: object, error: StoreUnavailable) -> None:
+        """An update (or a timer) met the database away: one log line; a press is answered and
+        a command replied to with "try again", in the person's language as far as it is known
+        without the database (their Telegram app's)."""
+        log.warning("an update was not handled, the database cannot be reached: %s", error)
+        if not isinstance(update, Update) or update.effective_user is None:
+            return
+        text = word(Refused("store_unavailable"), normalize_lang(update.effective_user.language_code))
+        if update.callback_query is not None:  # not answered yet: the press's handler answers every press it gets
+            self.messenger.answer_soon(update.callback_query.id, text, alert=True)
+        elif update.effective_chat is not None and update.message is not None:
+            self.messenger.post(update.effective_chat.id, text, thread_id=thread_of(update))

@@ -22,7 +22,7 @@ from bot.outgoing import keyboard
 from bot.outgoing.keyboard import MENU, Answer
 from bot.outgoing.messenger import Messenger
 from bot.showing.tables import Tables
-from bot.storage.store import Status, from_base36
+from bot.storage.store import Status, StoreUnavailable, from_base36
 from bot.table.book import GameBook, Match
 from bot.table.changes import Changes, Looked
 from bot.table.people import People, Person
@@ -97,6 +97,9 @@ class Door:
             return await self._move(match, person, where, press, data)
         except Refused as refused:
             return Answer(word(refused, lang), alert=not is_toast(refused))
+        except StoreUnavailable as exc:  # a write that failed was not made (one transaction each)
+            log.warning("a press was answered \"try again\": %s", exc)
+            return Answer(word(Refused("store_unavailable"), lang), alert=True)
 
     async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
         """A lobby button, or a seat handed to a computer and back."""

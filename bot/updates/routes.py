@@ -14,6 +14,7 @@ private: the private chat's commands and these).
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Mapping
@@ -23,11 +24,14 @@ from telegram.constants import ChatType
 
 from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
+from bot.storage.store import StoreUnavailable
 from bot.table.people import Person
 from bot.updates.context import TableContext, thread_of
 from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.refusals import Refused, is_toast, word
+
+log = logging.getLogger(__name__)
 
 AUDIENCES = ("private", "group", "admins", "owner")
 
@@ -71,6 +75,9 @@ async def worded(person: Person | None, work: Callable[[], Awaitable[Answer]]) -
         return await work()
     except Refused as refused:
         return Answer(word(refused, person.lang if person is not None else "en"), alert=not is_toast(refused))
+    except StoreUnavailable as exc:  # a write that failed was not made (one transaction each)
+        log.warning("a press was answered \"try again\": %s", exc)
+        return Answer(word(Refused("store_unavailable"), person.lang), alert=True)
 
 
 def unknown_command(update: Update, context: TableContext, bot_username: str) -> str | None:

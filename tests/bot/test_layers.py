@@ -33,7 +33,7 @@ MAY_USE: dict[str, set[str]] = {
     "webapp": GROUND | {"storage", "outgoing", "games", "table", "updates"},
     "wiring": GROUND | {"storage", "outgoing", "workers", "games", "table", "lobby", "records", "showing",
                         "ending", "ops", "updates"},
-    "app": GROUND | {"storage", "outgoing", "workers", "ops", "updates", "webapp", "wiring"},
+    "app": GROUND | {"storage", "outgoing", "workers", "table", "ops", "updates", "webapp", "wiring"},
     "__main__": GROUND | {"storage", "workers", "ops", "updates", "app"},
 }
 
