@@ -33,4 +33,5 @@ export class Api {
   }
   placements(id, tile) { return this.request(`games/${id}/placements?tile=${encodeURIComponent(tile)}`); }
   move(id, turn, action) { return this.request(`games/${id}/move`, { method: "POST", body: { turn, action } }); }
+  join(id) { return this.request(`games/${id}/join`, { method: "POST", body: {} }); }
 }
