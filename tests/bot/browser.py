@@ -2,20 +2,29 @@
 Telegram would: ``telegram-web-app.js`` is answered by a stub whose ``initData`` is signed with
 the test bot's token, its MainButton a real button on the page (``#tg-main``), its haptics noted.
 
-A browser that cannot start fails the test (no skip): the Mini App is part of the bot.
+Where chromium is missing (a fresh machine: ``apt-get install chromium``) the browser tests are
+skipped with a reason that says so; where ``TABLEBOT_REQUIRE_BROWSER=1`` (CI, which installs it)
+they fail instead. ``TABLEBOT_CHROMIUM`` names another chromium than ``/usr/bin/chromium``.
+Each test module shares one browser (``browser``), each test a context of its own.
 """
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import random
+import re
 from contextlib import asynccontextmanager
 from urllib.parse import parse_qsl
 
+import pytest
+import pytest_asyncio
 from playwright.async_api import async_playwright
 
 from tests.bot.harness import buttons
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("TABLEBOT_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("TABLEBOT_REQUIRE_BROWSER") == "1"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
@@ -68,10 +77,39 @@ def stub_script(raw_init_data: str, template: str = STUB) -> str:
     return template % {"raw": json.dumps(raw_init_data)}
 
 
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here (None: they can)."""
+    if os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK):
+        return None
+    return (f"no chromium at {CHROMIUM}: the Mini App's browser tests need it (apt-get install chromium, "
+            "or TABLEBOT_CHROMIUM=<path>)")
+
+
+def need_browser() -> None:
+    """Skip the test where chromium is missing; fail instead where it is required (CI)."""
+    reason = missing_browser()
+    if reason is not None:
+        if REQUIRED:
+            pytest.fail(reason + "; TABLEBOT_REQUIRE_BROWSER=1 says it must be there", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser():
+    """One headless chromium for a test module (its tests run in the module's event loop:
+    ``pytestmark = pytest.mark.asyncio(loop_scope="module")``, and its bot fixtures too)."""
+    need_browser()
+    async with chromium() as launched:
+        yield launched
+
+
 @asynccontextmanager
 async def chromium():
     """A headless chromium; raises when it cannot start. (Playwright gives every launch a fresh
     profile of its own, in a temporary directory.)"""
+    reason = missing_browser()
+    if reason is not None:
+        raise RuntimeError(reason)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
@@ -90,6 +128,7 @@ class Phone:
         self.errors: list[str] = []
         self.answers: list[tuple[int, str, str]] = []  # (status, url, body)
         self.api_statuses: list[int] = []
+        self.asking = 0  # API requests under way, long polls aside
 
     @classmethod
     async def open(cls, browser, url: str, raw_init_data: str, *, forge=None, stub: str = STUB) -> "Phone":
@@ -119,9 +158,45 @@ class Phone:
                     body = ""
                 phone.answers.append((response.status, response.url, body))
 
+        def asked(request, step: int) -> None:
+            if "/app/api/" in request.url and "wait=1" not in request.url:
+                phone.asking += step
+
         page.on("response", noted)
+        page.on("request", lambda request: asked(request, 1))
+        page.on("requestfinished", lambda request: asked(request, -1))
+        page.on("requestfailed", lambda request: asked(request, -1))
         await page.goto(url)
         return phone
+
+    async def settled(self, timeout: float = 15.0) -> None:
+        """Until no request of a tap is under way and the page has drawn what it answered."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.asking > 0:
+            if loop.time() > deadline:
+                raise AssertionError("the page's requests did not end")
+            await asyncio.sleep(0.01)
+        await self.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
+
+    async def version(self) -> int:
+        return int(await self.page.get_attribute("body", "data-version") or -1)
+
+    async def named_buttons(self) -> list[str]:
+        """The accessible names of the controls one may tap now: every visible, enabled button
+        (a <button> or role="button"), as a screen reader would read them out."""
+        return await self.page.evaluate("""() => [...document.querySelectorAll("button, [role=button]")]
+            .filter((b) => !b.disabled && b.getAttribute("aria-disabled") !== "true" && b.getClientRects().length
+                    && getComputedStyle(b).visibility !== "hidden")
+            .map((b) => (b.getAttribute("aria-label") || b.textContent || "").trim()).filter(Boolean)""")
+
+    def button(self, name):
+        """A control by its role and accessible name (a string: the whole name; or a pattern)."""
+        return self.page.get_by_role("button", name=name, exact=isinstance(name, str)).first
+
+    async def tap(self, name) -> None:
+        await self.button(name).click()
+        await self.settled()
 
     async def ready(self, timeout: float = 15_000) -> None:
         await self.page.wait_for_selector("body[data-ready='1']", timeout=timeout)
@@ -151,32 +226,56 @@ def page_url(fake, seat) -> str:
     return url
 
 
+MAIN = re.compile(r"^✅")  # the MainButton, when it shows, offers the move
+GENIAL_TILE = re.compile(r"^(Tile|Тайл) ")
+GENIAL_CELL = re.compile(r"^[A-O]\d{1,2}: \+\d+$")
+
+
 async def tap_a_move(phone: Phone, rng: random.Random | None = None) -> None:
-    """Tap a tile that fits somewhere (turning it now and then), a lit cell, then ✅ on
-    Telegram's MainButton; or, when the rack may be swapped, Swap or Keep."""
-    page = phone.page
-    if await page.locator("[data-act='S']").count():
-        await page.locator("[data-act='K']" if rng is None or rng.random() < 0.5 else "[data-act='S']").click()
+    """«Гениально»: tap a tile that fits somewhere (turning it now and then), a lit cell, then ✅
+    on Telegram's MainButton; or, when the rack may be swapped, Swap or Keep: by the controls'
+    roles and names."""
+    names = await phone.named_buttons()
+    swap = [n for n in names if n.startswith("🔄")]
+    if swap:
+        keep = next(n for n in names if n.startswith("✋"))
+        await phone.tap(keep if rng is None or rng.random() < 0.5 else swap[0])
         return
     await choose_a_placement(phone, rng)
-    assert "✅" in await page.locator("#tg-main").inner_text()
-    await page.locator("#tg-main").click()
+    await phone.tap(MAIN)
 
 
 async def choose_a_placement(phone: Phone, rng: random.Random | None = None) -> None:
-    """Everything of a move but ✅: a tile that fits somewhere (turned now and then), a lit
-    cell, until the MainButton offers the move."""
-    page = phone.page
-    tiles = page.locator(".tile:not([disabled])")
-    for k in range(await tiles.count()):
-        tile = tiles.nth(k)
-        name = await tile.get_attribute("data-tile")
-        await tile.click()
-        await page.wait_for_selector(f".tile.selected[data-tile='{name}']")
+    """Everything of a «Гениально» move but ✅: a tile that fits somewhere (turned now and then),
+    a lit cell, until the MainButton offers the move."""
+    tiles = [n for n in await phone.named_buttons() if GENIAL_TILE.match(n)]
+    for name in tiles:
+        await phone.tap(name)
         if rng is not None and rng.random() < 0.3:
-            await tile.click()  # turned: another direction lights other cells
-        if await page.locator(".cell.lit").count():
+            await phone.tap(name)  # turned: another direction lights other cells
+        cells = [n for n in await phone.named_buttons() if GENIAL_CELL.match(n)]
+        if cells:
             break
-    lit = page.locator(".cell.lit")
-    await lit.nth(rng.randrange(await lit.count()) if rng is not None else 0).click()
-    await page.wait_for_selector("#tg-main:not([hidden])")
+    await phone.tap(rng.choice(cells) if rng is not None else cells[0])
+    await phone.page.wait_for_selector("#tg-main:not([hidden])")
+
+
+async def stranger_moves(phone: Phone, rng: random.Random, most: int = 40) -> int:
+    """Someone who knows nothing of the page makes a move: they tap the MainButton when it shows,
+    else a named control they have not tapped yet (any, when they tried them all), until the
+    game moves on. How many taps it took (an AssertionError past ``most``)."""
+    version = await phone.version()
+    tried: set[str] = set()
+    for taps in range(1, most + 1):
+        names = await phone.named_buttons()
+        offered = [n for n in names if MAIN.match(n)]
+        if offered:
+            name = offered[0]
+        else:
+            fresh = [n for n in names if n not in tried]
+            name = rng.choice(fresh or names)
+            tried.add(name)
+        await phone.tap(name)
+        if await phone.version() != version:
+            return taps
+    raise AssertionError(f"no move within {most} taps (tried: {sorted(tried)})")
