@@ -12,7 +12,8 @@ import pytest
 import pytest_asyncio
 
 from tests.bot.browser import MAIN, Phone, browser, page_url
-from tests.bot.harness import Player, press_until_over
+from bot.webapp.auth import watch_param
+from tests.bot.harness import Player, button_data, press_until_over
 from tests.bot.webapp_client import assert_only_own_secrets, bot_with_page, init_data, start_seeded, states_by_turn
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -101,4 +102,33 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     assert assert_only_own_secrets("cones", [b for _, _, b in phone.answers], seat.seat, states) >= 12
     assert assert_only_own_secrets("cones", [b for _, _, b in theirs.answers], other.seat, states) >= 1
     assert game.results_msg is not None
+    await phone.close()
+
+
+async def test_a_page_opened_on_a_lobby_says_so_joins_through_the_door_and_becomes_the_board(fake, web, browser):
+    """A link to a game not started yet (a group's link passed on): the page says the game has not
+    started, offers ✋ Join (the lobby's own button, through the door), and once the host starts
+    the game, the same page shows the board and the goal, live."""
+    fake.add_group(GROUP - 1, "Конусы")
+    host, guest = Player(fake, web, 53, "Ann"), Player(fake, web, 54, "Вика", lang="ru")
+    for p in (host, guest):
+        await p.start_private()
+    await host.say(GROUP - 1, "/new cones")
+    lobby = next(g for g in await web.games() if g.chat_id == GROUP - 1 and g.status == "lobby")
+    raw = init_data(fake.token, 54, "Вика", lang="ru", start_param=watch_param(lobby.short_id, fake.token))
+    phone = await Phone.open(browser, f"{web.base}/app/", raw)
+    await phone.ready()
+    assert "ещё не началась" in await phone.page.inner_text("#status")
+    assert "Игра ещё не началась: игроков 1, нужно от 2 до 4." in await phone.page.inner_text(".lobby")
+    await phone.tap("✋ Играю")
+    assert "Вы в игре" in await phone.page.inner_text(".lobby")
+    assert not [n for n in await phone.named_buttons() if n == "✋ Играю"]
+    await web.idle()
+    message = fake.message(GROUP - 1, lobby.lobby_msg)
+    assert "Вика" in message.text
+    await host.press(GROUP - 1, lobby.lobby_msg, button_data(message, endswith=":!start"))
+    await phone.page.wait_for_selector("body[data-status='running']")
+    await phone.page.wait_for_selector(".goal:not([hidden])")
+    assert await phone.page.get_by_role("button", name=PILE).count() == 16
+    assert not phone.errors, phone.errors
     await phone.close()
