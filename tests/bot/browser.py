@@ -22,6 +22,7 @@ import pytest_asyncio
 from playwright.async_api import async_playwright
 
 from tests.bot.harness import buttons
+from tests.bot.webapp_client import assert_only_own_secrets, bot_with_page, states_by_turn
 
 CHROMIUM = os.environ.get("TABLEBOT_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("TABLEBOT_REQUIRE_BROWSER") == "1"
@@ -101,6 +102,13 @@ async def browser():
     need_browser()
     async with chromium() as launched:
         yield launched
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def web(fake, tmp_path):
+    """The bot with its Mini App (and the group tables' link to it), in the module's event loop."""
+    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3", webapp_short_name="board") as runner:
+        yield runner
 
 
 @asynccontextmanager
@@ -215,6 +223,19 @@ class Phone:
         await self.page.context.close()
 
 
+async def seen_to_the_end(phone: Phone, over: str, runner, game, seat: int) -> int:
+    """The page shows the game over and its places, nothing went wrong on it, no answer it got
+    held another seat's secret, and the group got the results. How many answers held the game."""
+    await phone.page.wait_for_selector(".story .result")
+    assert over in await phone.page.inner_text("#status")
+    assert not phone.errors, phone.errors
+    assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
+    game = await runner.game(game.id)
+    assert game.results_msg is not None
+    states = await states_by_turn(runner, game)
+    return assert_only_own_secrets(game.kind, [body for _, _, body in phone.answers], seat, states)
+
+
 def user_of(raw_init_data: str) -> dict:
     return json.loads(dict(parse_qsl(raw_init_data))["user"])
 
@@ -279,3 +300,42 @@ async def stranger_moves(phone: Phone, rng: random.Random, most: int = 40) -> in
         if await phone.version() != version:
             return taps
     raise AssertionError(f"no move within {most} taps (tried: {sorted(tried)})")
+
+
+# ---- one move of each game, by the controls' roles and names (English or Russian) --------------
+
+CONES_CHIP = re.compile(r"^(Chip|Фишка): ")
+CONES_PILE = re.compile(r"^(Pile|Башня) \d+: ")
+TRIO_TILE = re.compile(r"^(Tile|Жетон): ")
+TRIO_PLACE = re.compile(r"^(Place|Место) \d+$")
+LUCKY = {"take": re.compile(r"^✋ "), "bank": re.compile(r"^💰 "), "draw": re.compile(r"^🎲 ")}
+
+
+async def compose_move(phone: Phone, kind: str, rng: random.Random) -> tuple[int, object]:
+    """Everything of a move on the page but its last tap, as a person who knows the page would
+    make it: (the taps made, the control that makes the move: the MainButton, or lucky's one
+    button). «Гениально»'s swap question: Keep."""
+    if kind == "lucky":
+        names = await phone.named_buttons()
+        offered = {what: next((n for n in names if pattern.match(n)), None) for what, pattern in LUCKY.items()}
+        if offered["bank"] and (not offered["draw"] or rng.random() < 0.5):
+            return 0, offered["bank"]
+        found = offered["take"] or offered["draw"] or offered["bank"]
+        assert found, f"no move offered: {names}"
+        return 0, found
+    if kind == "genial":
+        names = await phone.named_buttons()
+        if any(n.startswith("🔄") for n in names):
+            return 0, next(n for n in names if n.startswith("✋"))
+        await choose_a_placement(phone, rng)
+        return 2, MAIN
+    chip, spot = (CONES_CHIP, CONES_PILE) if kind == "cones" else (TRIO_TILE, TRIO_PLACE)
+    pieces = [n for n in await phone.named_buttons() if chip.match(n)]
+    for piece in rng.sample(pieces, len(pieces)):
+        await phone.tap(piece)
+        spots = [n for n in await phone.named_buttons() if spot.match(n)]
+        if spots:
+            await phone.tap(rng.choice(spots))
+            return 2, MAIN
+        await phone.tap(piece)  # fits nowhere: put it back
+    raise AssertionError(f"nothing to play: {pieces}")

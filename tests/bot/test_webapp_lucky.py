@@ -13,27 +13,21 @@ from __future__ import annotations
 import re
 
 import pytest
-import pytest_asyncio
 
 from engines import lucky
-from tests.bot.browser import Phone, browser
+from tests.bot.browser import Phone, browser, seen_to_the_end, web
 from tests.bot.harness import Player, buttons
 from tests.bot.webapp_client import (
-    assert_only_own_secrets, bot_with_page, init_data, start_seeded, states_by_turn, watch_link,
+    init_data, start_seeded, watch_link,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-__all__ = ["browser"]  # the module's one chromium (a fixture)
+__all__ = ["browser", "web"]  # the module's one chromium and the bot for each test (fixtures)
 
 GROUP = -100840
 SEED = 675
 BANK_AT = 3  # tokens in the zone
 
-
-@pytest_asyncio.fixture(loop_scope="module")
-async def web(fake, tmp_path):
-    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3", webapp_short_name="board") as runner:
-        yield runner
 
 
 def choose(state, seat: int) -> str:
@@ -83,18 +77,12 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
             taps += 1
             await phone.wait_version_past(version)
         else:
+            await web.idle()  # the table shows the turn its buttons are for
             table = fake.message(GROUP, game.table_msg)
             await ann.press(GROUP, game.table_msg, next(b["callback_data"] for b in buttons(table)
                                                         if b.get("callback_data", "").split(":")[-1].startswith(what)))
-        await web.idle()
     assert game.status == "finished" and lucky.turn(await web.state(game.id)) == 48, game.status
     assert taps == 29 and bonus_seen == 5, (taps, bonus_seen)
-    await phone.page.wait_for_selector(".story .result")
-    assert "Игра окончена." in await phone.page.inner_text("#status")
+    assert await seen_to_the_end(phone, "Игра окончена.", web, game, on_page) >= 29
     assert "Подчёркнут слабейший цвет" in await phone.page.inner_text(".legend")
-    assert not phone.errors, phone.errors
-    assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
-    states = await states_by_turn(web, await web.game(game.id))
-    assert assert_only_own_secrets("lucky", [b for _, _, b in phone.answers], on_page, states) >= 20
-    assert game.results_msg is not None
     await phone.close()

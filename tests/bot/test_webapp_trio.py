@@ -12,26 +12,20 @@ from __future__ import annotations
 import re
 
 import pytest
-import pytest_asyncio
 
 from engines import trio
-from tests.bot.browser import MAIN, Phone, browser, page_url
+from tests.bot.browser import MAIN, Phone, browser, page_url, seen_to_the_end, web
 from tests.bot.harness import Player, buttons
-from tests.bot.webapp_client import assert_only_own_secrets, bot_with_page, init_data, start_seeded, states_by_turn
+from tests.bot.webapp_client import init_data, start_seeded
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-__all__ = ["browser"]  # the module's one chromium (a fixture)
+__all__ = ["browser", "web"]  # the module's one chromium and the bot for each test (fixtures)
 
 GROUP = -100830
 SEED = 9
 TILE = re.compile(r"^Tile: ")
 PLACE = re.compile(r"^Place \d+$")
 
-
-@pytest_asyncio.fixture(loop_scope="module")
-async def web(fake, tmp_path):
-    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3") as runner:
-        yield runner
 
 
 async def by_buttons(fake, web, game, person: Player) -> None:
@@ -91,17 +85,11 @@ async def test_a_whole_game_one_player_on_the_page_the_other_in_the_private_chat
             taps.append(await on_the_page(phone, match.state, on_page))
             await phone.wait_version_past(version)
         else:
+            await web.idle()  # the private message shows the turn its buttons are for
             await by_buttons(fake, web, game, person)
-        await web.idle()
     state = await web.state(game.id)
     assert game.status == "finished" and trio.turn(state) == 9 and len(taps) == 3 and set(taps) == {3}, taps
     assert any(w == on_page and not laid for w, _, _, laid in state.history)  # a tile was drawn for her
-    await phone.page.wait_for_selector(".story .result")
-    assert "Game over." in await phone.page.inner_text("#status")
+    assert await seen_to_the_end(phone, "Game over.", web, game, on_page) >= 3
     assert "(you)" in await phone.page.inner_text(".players")
-    assert not phone.errors, phone.errors
-    assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
-    states = await states_by_turn(web, await web.game(game.id))
-    assert assert_only_own_secrets("trio", [b for _, _, b in phone.answers], on_page, states) >= 3
-    assert game.results_msg is not None
     await phone.close()

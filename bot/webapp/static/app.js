@@ -149,12 +149,12 @@ function pageFor(api, kind) {
   return { api, t: wordsOf(kind), haptic, say, status: statusLine, main: controls.main, back: controls.back, tg, openLink };
 }
 
-async function openGame(api, id, fromList) {
+async function openGame(api, id, fromList, asked = null) {
   const mine = ++running;
   root.replaceChildren();
   say("");
   controls.main.hide();
-  const first = await api.game(id);
+  const first = await (asked || api.game(id));
   if (first.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
   if (first.status !== 200) { // a link to someone else's game (or one long gone): the person's own games
     const me = await api.me();
@@ -186,6 +186,8 @@ async function openGame(api, id, fromList) {
 }
 
 async function start(api) {
+  const wanted = wantedGame();
+  const asked = wanted ? api.game(wanted) : null; // asked for beside /me: the board comes sooner
   const me = await api.me();
   if (me.status !== 200) {
     say(t(me.status === 401 ? "This page has expired: open it again from the chat." : "No connection, trying again…"));
@@ -193,8 +195,7 @@ async function start(api) {
   }
   setLang(me.data.user.lang);
   kinds = new Map(me.data.kinds.map((kind) => [kind.id, kind]));
-  const wanted = wantedGame();
-  if (wanted) return openGame(api, wanted, false);
+  if (wanted) return openGame(api, wanted, false, asked);
   if (me.data.games.length === 1) return openGame(api, me.data.games[0].id, false);
   await showList(api, me.data.games);
   usable();

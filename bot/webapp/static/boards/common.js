@@ -75,13 +75,24 @@ export function pressable(node, label, onTap) {
   return node;
 }
 
-// A move through the door: the same {turn, action} a button sends. The answer's game (the new
-// one, or the same with the reason in words when the door refused) is shown at once.
-export async function sendMove(page, game, code, show) {
-  const answer = await page.api.move(game.id, game.turn, code);
-  if (answer.data && answer.data.game) show(answer.data.game);
-  if (answer.status === 200) { page.haptic("success"); page.say(""); return true; }
-  page.haptic("error");
-  page.say((answer.data && (answer.data.text || answer.data.error)) || "");
-  return false;
+// Moves through the door: the same {turn, action} a button sends, one at a time (taps while a
+// move is on its way choose nothing). The answer's game (the new one, or the same with the
+// reason in words when the door refused) is shown at once.
+export function mover(page, show) {
+  let busy = false;
+  const send = async (game, code) => {
+    if (busy) return;
+    busy = true;
+    try {
+      const answer = await page.api.move(game.id, game.turn, code);
+      if (answer.data && answer.data.game) show(answer.data.game);
+      if (answer.status === 200) { page.haptic("success"); page.say(""); return; }
+      page.haptic("error");
+      page.say((answer.data && (answer.data.text || answer.data.error)) || "");
+    } finally {
+      busy = false;
+    }
+  };
+  send.busy = () => busy;
+  return send;
 }

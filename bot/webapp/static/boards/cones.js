@@ -6,7 +6,7 @@
 // piles, and a pile the variant closes this turn is marked. Goals are revealed at the end.
 
 import { COLOURS, SHAPES, chip, el, html, shape } from "../svg.js";
-import { count, frame, playerCard, sendMove, status, story, variants } from "./common.js";
+import { count, frame, mover, playerCard, status, story, variants } from "./common.js";
 
 const W = 40;
 const H = 46;
@@ -27,7 +27,7 @@ export function mount(root, page) {
 
   let game = null;
   let chosen = null; // {colour, pile: entry of play.chips[].piles or null}
-  let busy = false;
+  const send = mover(page, (next) => update(next));
 
   const colourWord = (c) => t(c);
 
@@ -101,7 +101,8 @@ export function mount(root, page) {
     if (move.result === "covered_base") text = t("it covers the {base} base and the pile becomes {colour}.", { base: colourWord(move.before), colour: c });
     else if (move.result === "recoloured") text = t("the pile turns from {before} to {colour}.", { before: colourWord(move.before), colour: c });
     else text = t("both {colour} chips leave the game and the pile is {after} again.", { colour: c, after: colourWord(move.after) });
-    let line = `${t("{colour} on pile {pile}:", { colour: c, pile: move.pile })} ${text}`;
+    const head = t("{colour} on pile {pile}:", { colour: c, pile: move.pile });
+    let line = `${head.charAt(0).toUpperCase()}${head.slice(1)} ${text}`;
     if (v.goal && move.before !== move.after && (move.before === v.goal || move.after === v.goal)) {
       const now = v.piles_by_colour[v.goal];
       const then = now + (move.after === v.goal ? 1 : 0) - (move.before === v.goal ? 1 : 0);
@@ -123,32 +124,23 @@ export function mount(root, page) {
     if (!chosen.pile) { hint.textContent = t("Tap a lit pile."); return; }
     preview.textContent = effect(chosen.pile, v);
     const code = chosen.pile.code;
-    page.main.show(`✅ ${t("Play")}`, () => play(code));
+    page.main.show(`✅ ${t("Play")}`, () => send(game, code));
   }
 
   function tapChip(colour) {
-    if (busy) return;
+    if (send.busy()) return;
     page.haptic("select");
     chosen = chosen && chosen.colour === colour ? null : { colour, pile: null };
     refresh();
   }
 
   function tapPile(move) {
-    if (busy || !chosen) return;
+    if (send.busy() || !chosen) return;
     page.haptic("light");
     chosen.pile = move;
     refresh();
   }
 
-  async function play(code) {
-    if (busy) return;
-    busy = true;
-    try {
-      await sendMove(page, game, code, update);
-    } finally {
-      busy = false;
-    }
-  }
 
   function update(next) {
     const turned = !game || next.version !== game.version;

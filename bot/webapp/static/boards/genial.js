@@ -1,19 +1,18 @@
 // «Гениально» on the page: the hex board (SVG, pinch and drag), every player's six tracks (the
 // lowest colour underlined, and a line that says why), whose turn, the last placement rimmed as
 // on the table picture, and for a seated player their rack: tap a tile → the cells where it may
-// go light up, each with what it would earn (the more, the deeper its shade; the best three
+// go light up, each with what it would earn (the more, the deeper its shade; the best
 // rimmed); tap it again (or ↻) to turn it; tap a cell → the placement, its points, and the lines
 // that score drawn on the board; ✅ plays it. The server says what is legal and what it scores.
 
 import { COLOURS, SHAPES, chip, el, hexPoints, html, shape } from "../svg.js";
 import { Zoom } from "../zoom.js";
-import { MEDALS, name, sendMove } from "./common.js";
+import { MEDALS, mover, name } from "./common.js";
 
 const SIZE = 10; // a cell's radius in board units
 const SQRT3 = Math.sqrt(3);
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 const ANGLES = [0, -60, -120, 180, 120, 60];
-const BEST = 3; // lit cells rimmed as the best
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
 const centre = ([q, r]) => [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
@@ -63,7 +62,6 @@ export function mount(root, page) {
   let cellNodes = new Map();
   let pick = null; // {tile, colours, dir, options, byDir, chosen}
   let placementCache = new Map();
-  let busy = false;
 
   resetButton.addEventListener("click", () => zoom && zoom.reset());
 
@@ -212,8 +210,8 @@ export function mount(root, page) {
       hint.textContent = t("Your rack has no tile with your lowest colour: swap all six for new ones, or keep them?");
       const swap = html("button", { type: "button", class: "act", "data-act": "S" }, actions, "🔄 " + t("Swap the rack"));
       const keep = html("button", { type: "button", class: "act", "data-act": "K" }, actions, "✋ " + t("Keep it"));
-      swap.addEventListener("click", () => send("S"));
-      keep.addEventListener("click", () => send("K"));
+      swap.addEventListener("click", () => send(game, "S"));
+      keep.addEventListener("click", () => send(game, "K"));
       return;
     }
     const lines = [];
@@ -232,7 +230,7 @@ export function mount(root, page) {
   }
 
   async function tapTile(item) {
-    if (busy) return;
+    if (send.busy()) return;
     page.haptic("select");
     if (pick && pick.tile === item.tile) { rotate(); return; }
     const cacheKey = `${game.turn}:${game.view.pending}:${item.tile}`;
@@ -270,7 +268,7 @@ export function mount(root, page) {
   }
 
   function tapCell(cell) {
-    if (!pick || busy) return;
+    if (!pick || send.busy()) return;
     const p = pick.byDir[pick.dir].get(key(cell));
     if (!p) return;
     pick.chosen = p;
@@ -281,19 +279,18 @@ export function mount(root, page) {
   const gainOf = (p) => Object.values(p.points).reduce((sum, x) => sum + x.gained, 0);
 
   // Each lit cell says what the tile laid from it (as it is turned now) would earn: its figure on
-  // the cell, its shade by the figure, the best few rimmed; a cell is a button named so.
+  // the cell, its shade by the figure, those that earn most rimmed; a cell is a button named so.
   function drawGains() {
     const options = [...pick.byDir[pick.dir].entries()];
-    const most = Math.max(1, ...options.map(([, p]) => gainOf(p)));
-    const best = new Set(options.map(([k, p]) => [k, gainOf(p)]).filter(([, g]) => g > 0)
-      .sort((x, y) => y[1] - x[1]).slice(0, BEST).map(([k]) => k));
+    const top = Math.max(0, ...options.map(([, p]) => gainOf(p)));
+    const most = Math.max(1, top);
     for (const [cellKey, p] of options) {
       const node = cellNodes.get(cellKey);
       if (!node) continue;
       const gain = gainOf(p);
       node.classList.add("lit");
-      if (best.has(cellKey)) node.classList.add("best");
-      node.style.fillOpacity = String(0.35 + 0.65 * (gain / most));
+      if (top > 0 && gain === top) node.classList.add("best");
+      node.style.fillOpacity = String(0.2 + 0.8 * (gain / most));
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", "0");
       node.setAttribute("aria-label", t("{cell}: +{n}", { cell: p.labels[0], n: gain }));
@@ -307,9 +304,10 @@ export function mount(root, page) {
     for (const [q, r, half] of p.lines) {
       const from = centre(half === 0 ? p.a : p.b);
       const to = centre([q, r]);
-      const colour = COLOURS[pick.colours[half]];
-      el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "score-line", stroke: colour }, layers.ghost);
-      el("circle", { cx: to[0], cy: to[1], r: SIZE * 0.38, class: "score-dot", stroke: colour }, layers.ghost);
+      // Dark on a white halo: the line shows across cells of its own colour.
+      el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "score-halo" }, layers.ghost);
+      el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "score-line" }, layers.ghost);
+      el("circle", { cx: to[0], cy: to[1], r: SIZE * 0.3, class: "score-dot" }, layers.ghost);
     }
   }
 
@@ -355,18 +353,10 @@ export function mount(root, page) {
       if (points.bonus) genial = true;
     }
     if (genial) html("span", { class: "genial-word" }, preview, "🎉 " + t("Ingenious!"));
-    page.main.show(`✅ ${t("Play")} +${total}`, () => send(p.code));
+    page.main.show(`✅ ${t("Play")} +${total}`, () => send(game, p.code));
   }
 
-  async function send(code) {
-    if (busy) return;
-    busy = true;
-    try {
-      await sendMove(page, game, code, (next) => { pick = null; update(next); });
-    } finally {
-      busy = false;
-    }
-  }
+  const send = mover(page, (next) => { pick = null; update(next); });
 
   function update(next) {
     const turned = !game || next.turn !== game.turn || next.version !== game.version;

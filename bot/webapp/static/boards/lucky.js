@@ -6,7 +6,7 @@
 // Bank and Take would bring.
 
 import { COLOURS, chip, html } from "../svg.js";
-import { frame, playerCard, sendMove, status, story } from "./common.js";
+import { frame, mover, playerCard, status, story } from "./common.js";
 
 export function mount(root, page) {
   const { t } = page;
@@ -19,7 +19,7 @@ export function mount(root, page) {
   const legend = html("p", { class: "hint-inline legend" });
   parts.wrap.insertBefore(legend, parts.story);
   let game = null;
-  let busy = false;
+  const send = mover(page, (next) => update(next));
 
   const tokens = (counts) => Object.entries(counts).map(([c, n]) => `${t(c)} ×${n}`).join(", ");
 
@@ -58,15 +58,9 @@ export function mount(root, page) {
     }
   }
 
-  async function act(code) {
-    if (busy) return;
-    busy = true;
+  function act(code) {
     page.haptic("light");
-    try {
-      await sendMove(page, game, code, update);
-    } finally {
-      busy = false;
-    }
+    send(game, code);
   }
 
   function drawCentre(v) {

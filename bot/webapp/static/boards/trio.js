@@ -8,7 +8,7 @@
 
 import { COLOURS, el, html, shape } from "../svg.js";
 import { Zoom } from "../zoom.js";
-import { frame, playerCard, pressable, sendMove, status, story } from "./common.js";
+import { frame, mover, playerCard, pressable, status, story } from "./common.js";
 
 const CELL = 30;
 const MARGIN = 2; // cells around the tiles, where new ones may go
@@ -34,7 +34,7 @@ export function mount(root, page) {
   let layers = null;
   let bounds = null;
   let pick = null; // {tile, symbols, places, byPair, chosen}
-  let busy = false;
+  const send = mover(page, (next) => update(next));
 
   resetButton.addEventListener("click", () => zoom && zoom.reset());
 
@@ -107,7 +107,7 @@ export function mount(root, page) {
   }
 
   function tapTile(choice) {
-    if (busy) return;
+    if (send.busy()) return;
     page.haptic("select");
     if (pick && pick.tile === choice.tile) { clearPick(); return; }
     const byPair = new Map();
@@ -123,7 +123,7 @@ export function mount(root, page) {
   function clearPick() { pick = null; refresh(); }
 
   function tapPlace(options) {
-    if (busy || !pick) return;
+    if (send.busy() || !pick) return;
     page.haptic("light");
     const k = pick.chosen ? options.indexOf(pick.chosen) : -1;
     pick.chosen = options[(k + 1) % options.length]; // a second tap lays it the other way round
@@ -187,18 +187,9 @@ export function mount(root, page) {
     if (p.wins) text += " " + t("Your last tile: you win!");
     preview.textContent = text;
     const code = p.code;
-    page.main.show(`✅ ${t("Lay it")}`, () => play(code));
+    page.main.show(`✅ ${t("Lay it")}`, () => send(game, code));
   }
 
-  async function play(code) {
-    if (busy) return;
-    busy = true;
-    try {
-      await sendMove(page, game, code, update);
-    } finally {
-      busy = false;
-    }
-  }
 
   function update(next) {
     const turned = !game || next.version !== game.version;
