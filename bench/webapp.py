@@ -40,6 +40,7 @@ from tests.fakebotapi import FakeBotAPI
 LOADS = 5
 KINDS = ("genial", "cones", "trio", "lucky")
 PAGE_USER = 1000  # the person on the page (the first of the first pair)
+PAGE_GROUP = -200_000  # the page's games, one group each (the others: -100_001 …)
 
 
 def _url(fake, runner, game, kind: str) -> tuple[str, str]:
@@ -106,12 +107,18 @@ class Table:
         self.fake, self.runner, self.kind, self.people, self.browser = fake, runner, kind, people, browser
         self.game = None
         self.phone = None
+        self.played = 0
 
-    async def ensure(self, chat_id: int) -> None:
+    async def ensure(self) -> None:
+        """A running game on the page: the next one in a group of its own (a group answers the
+        same /new twice in a row once)."""
         if self.game is not None and self.game.status == "running":
             return
         if self.phone is not None:
             await self.phone.close()
+        chat_id = PAGE_GROUP - self.played
+        self.played += 1
+        self.fake.add_group(chat_id, f"Bench page {self.played}")
         self.game = await start_seeded(self.fake, self.runner, chat_id, self.kind, self.people)
         url, raw = _url(self.fake, self.runner, self.game, self.kind)
         self.phone = await Phone.open(self.browser, url, raw)
@@ -122,18 +129,22 @@ class Table:
         return self.game.seat_of(PAGE_USER)
 
 
-async def _tap_to_table(table: Table, chat_id: int, rng, moves: int) -> tuple[list[float], list[int]]:
+async def _tap_to_table(table: Table, rng, moves: int, gate: asyncio.Lock) -> tuple[list[float], list[int]]:
     """Seconds from the tap that makes a move to the group table's edit, and the taps each move
-    took, for ``moves`` moves on the page."""
+    took, for ``moves`` moves on the page. The background games wait while this one needs the
+    whole bot quiet (``gate``: its moves by buttons, the settling after a move), never during a
+    tap."""
     fake, runner = table.fake, table.runner
     out, taps = [], []
     while len(out) < moves:
-        await table.ensure(chat_id)
+        async with gate:
+            await table.ensure()
         game = table.game
         match = await runner.bot.book.load(game.id)
         if match.current != table.on_page:
-            await _buttons_move(fake, runner, game, rng)
-            await runner.idle(timeout=60)
+            async with gate:
+                await _buttons_move(fake, runner, game, rng)
+                await runner.idle(timeout=60)
             continue
         phone = table.phone
         await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
@@ -145,18 +156,23 @@ async def _tap_to_table(table: Table, chat_id: int, rng, moves: int) -> tuple[li
         out.append(await _table_edit(fake, game, mark, tapped) - tapped)
         taps.append(made + 1)
         await phone.wait_version_past(version)
-        await runner.idle(timeout=60)
+        async with gate:
+            await runner.idle(timeout=60)
     return out, taps
 
 
-async def _background(fake, runner, games, rng, stop: asyncio.Event) -> int:
-    """Moves by buttons in the other games, one decision after another, until stopped."""
+async def _background(fake, runner, kind: str, tables: list[list], rng, stop: asyncio.Event, gate: asyncio.Lock) -> int:
+    """Moves by buttons in the other games ([people, game] each), one decision after another,
+    until stopped; a game that ends is followed by a new one in a group of its own."""
     done = 0
     while not stop.is_set():
-        game = rng.choice(games)
-        if game.status != "running":
-            continue
-        await press_until_over(fake, runner, game.id, rng, most=1)
+        entry = rng.choice(tables)
+        async with gate:
+            if entry[1].status != "running":
+                chat_id = entry[1].chat_id - 1_000_000
+                fake.add_group(chat_id, "Bench again")
+                entry[1] = await start_seeded(fake, runner, chat_id, kind, entry[0])
+            await press_until_over(fake, runner, entry[1].id, rng, most=1)
         done += 1
     return done
 
@@ -179,20 +195,20 @@ async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> 
                     await p.start_private()
                 fake.add_group(-100_000 - g, f"Bench {g}")
                 pairs.append(pair)
-            others = [await start_seeded(fake, runner, -100_000 - g, kind, pairs[g]) for g in range(1, games)]
+            others = [[pairs[g], await start_seeded(fake, runner, -100_000 - g, kind, pairs[g])] for g in range(1, games)]
             rng = random.Random(26)
             async with chromium() as browser:
                 table = Table(fake, runner, kind, pairs[0], browser)
-                await table.ensure(-100_000)
+                await table.ensure()
                 weight, ready = await _weight_and_ready(browser, *_url(fake, runner, table.game, kind))
-                stop = asyncio.Event()
-                background = asyncio.create_task(_background(fake, runner, others, random.Random(1), stop)) \
+                stop, gate = asyncio.Event(), asyncio.Lock()
+                background = asyncio.create_task(_background(fake, runner, kind, others, random.Random(1), stop, gate)) \
                     if others else None
-                edits, taps = await _tap_to_table(table, -100_000, rng, moves)
+                edits, taps = await _tap_to_table(table, rng, moves, gate)
                 stop.set()
                 moved = await background if background else 0
                 if screenshot:
-                    await _screenshot(table, -100_000, rng, screenshot)
+                    await _screenshot(table, rng, screenshot)
                 await table.phone.close()
             label = f"{kind}, {games} game{'s' if games > 1 else ''} running"
             figures = [
@@ -210,12 +226,12 @@ async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> 
             fake.stop()
 
 
-async def _screenshot(table: Table, chat_id: int, rng, directory: str) -> None:
+async def _screenshot(table: Table, rng, directory: str) -> None:
     """The page at 390 × 844 in the middle of a game, the page player's move composed (lucky: its
     buttons as they stand)."""
     fake, runner = table.fake, table.runner
     for _ in range(200):
-        await table.ensure(chat_id)
+        await table.ensure()
         game = table.game
         state = (await runner.bot.book.load(game.id)).state
         if _midgame(table.kind, state) and (await runner.bot.book.load(game.id)).current == table.on_page:

@@ -2,7 +2,8 @@
 
 Refusals: 401 without a valid signature (missing, forged, expired), 403 for a game the person
 neither plays nor was linked to (or a move by someone who does not sit there), 429 past the
-rate limit, 409 for a move the door refused (not their turn, an old turn: the text says why).
+rate limit, 409 for a move or a join the door refused (not their turn, an old turn, a full
+table: the text says why).
 """
 from __future__ import annotations
 

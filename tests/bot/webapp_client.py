@@ -154,11 +154,12 @@ async def start_seeded(fake, runner, chat_id: int, kind: str, people, *, seed: i
     """``/new <kind> <words>`` by the first person, the others Join, and Start, the game's seed
     set first where given (so that a test plays a known, short game): the running game."""
     await people[0].say(chat_id, f"/new {kind} {words}".strip())
-    lobby = fake.last_bot_message(chat_id)
+    pending = next((g for g in await runner.games() if g.chat_id == chat_id and g.status == "lobby"), None)
+    assert pending is not None, fake.last_bot_message(chat_id)
+    lobby = fake.message(chat_id, pending.lobby_msg)
     for p in people[1:]:
         await p.press(chat_id, lobby.message_id, button_data(lobby, endswith=":!join"))
     if seed is not None:
-        pending = next(g for g in await runner.games() if g.chat_id == chat_id and g.status == "lobby")
         pending.seed = seed  # the book's own record: Start reads it
     await people[0].press(chat_id, lobby.message_id, button_data(lobby, endswith=":!start"))
     await runner.idle(timeout=60)

@@ -125,7 +125,11 @@ function screen(api) {
   let lobby = null;
   return {
     async update(game) {
-      if (game.status === "lobby") {
+      if (!game.view && game.status !== "lobby") { // closed before it started
+        root.replaceChildren();
+        statusLine.textContent = game.title;
+        say(t("This game was cancelled before it started."));
+      } else if (game.status === "lobby") {
         if (!lobby) { root.replaceChildren(); lobby = showLobby(root, pageFor(api, game.kind)); }
         lobby.update(game);
       } else {

@@ -24,6 +24,7 @@ const RU = /* words */ {
     "Join": "Играю",
     "Open the private chat": "Открыть личный чат",
     "The game is full.": "Мест нет.",
+    "This game was cancelled before it started.": "Эту игру отменили до начала.",
     "You are in: the game starts when the host taps Start.": "Вы в игре. Она начнётся, когда в лобби нажмут «Начать».",
     "Reset the view": "Весь стол",
     "Turn": "Повернуть",
