@@ -4,7 +4,8 @@ the fake Bot API, for each game:
 
 - taps for a move on the page: the taps a person who knows the page makes for one move (a tile
   and a cell, a chip and a pile, a tile and a place, then ✅; lucky's one button), mean over
-  the moves made;
+  the moves made; and the most a stranger to the page took for a move in five tries, tapping
+  named controls at random (the MainButton when it shows);
 - the page's weight: bytes transferred for one load (headers and bodies as sent, gzip where the
   browser accepts it: the page, its modules and styles, the JSON it asks for; Telegram's own
   script excluded, it is a stub here);
@@ -32,12 +33,13 @@ import statistics
 import tempfile
 import time
 
-from tests.bot.browser import GENIAL_CELL, LUCKY, Phone, chromium, compose_move, page_url
+from tests.bot.browser import GENIAL_CELL, LUCKY, Phone, chromium, compose_move, page_url, stranger_moves
 from tests.bot.harness import BotRunner, Player, press_until_over
 from tests.bot.webapp_client import free_port, init_data, start_seeded, watch_link
 from tests.fakebotapi import FakeBotAPI
 
 LOADS = 5
+STRANGERS = 5  # first moves made by tapping named controls at random (and the MainButton)
 KINDS = ("genial", "cones", "trio", "lucky")
 PAGE_USER = 1000  # the person on the page (the first of the first pair)
 PAGE_GROUP = -200_000  # the page's games, one group each (the others: -100_001 …)
@@ -161,6 +163,24 @@ async def _tap_to_table(table: Table, rng, moves: int, gate: asyncio.Lock) -> tu
     return out, taps
 
 
+async def _stranger(table: Table, rng, gate: asyncio.Lock) -> int:
+    """The page player's next move made as someone who knows nothing of the page would make it
+    (tests/bot/browser.py stranger_moves): the taps it took."""
+    while True:
+        async with gate:
+            await table.ensure()
+            game = table.game
+            if (await table.runner.bot.book.load(game.id)).current == table.on_page:
+                break
+            await _buttons_move(table.fake, table.runner, game, rng)
+            await table.runner.idle(timeout=60)
+    await table.phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+    taps = await stranger_moves(table.phone, rng)
+    async with gate:
+        await table.runner.idle(timeout=60)
+    return taps
+
+
 async def _background(fake, runner, kind: str, tables: list[list], rng, stop: asyncio.Event, gate: asyncio.Lock) -> int:
     """Moves by buttons in the other games ([people, game] each), one decision after another,
     until stopped; a game that ends is followed by a new one in a group of its own."""
@@ -204,6 +224,7 @@ async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> 
                 stop, gate = asyncio.Event(), asyncio.Lock()
                 background = asyncio.create_task(_background(fake, runner, kind, others, random.Random(1), stop, gate)) \
                     if others else None
+                strangers = [await _stranger(table, random.Random(k), gate) for k in range(STRANGERS)]
                 edits, taps = await _tap_to_table(table, rng, moves, gate)
                 stop.set()
                 moved = await background if background else 0
@@ -213,6 +234,8 @@ async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> 
             label = f"{kind}, {games} game{'s' if games > 1 else ''} running"
             figures = [
                 (f"taps for a move on the page (mean of {len(taps)}) [{label}]", statistics.mean(taps), "taps"),
+                (f"taps for a move by someone who knows nothing of the page (most of {STRANGERS}) [{label}]",
+                 max(strangers), "taps"),
                 (f"page weight, one load (KB transferred) [{label}]", weight / 1024, "KB"),
                 (f"time until usable in headless chromium (median of {LOADS}) [{label}]", ready, "ms"),
                 (f"tap ✅ → group table edited, median of {len(edits)} [{label}]", statistics.median(edits) * 1000, "ms"),

@@ -136,7 +136,6 @@ class Phone:
         self.errors: list[str] = []
         self.answers: list[tuple[int, str, str]] = []  # (status, url, body)
         self.api_statuses: list[int] = []
-        self.asking = 0  # API requests under way, long polls aside
 
     @classmethod
     async def open(cls, browser, url: str, raw_init_data: str, *, forge=None, stub: str = STUB) -> "Phone":
@@ -166,25 +165,15 @@ class Phone:
                     body = ""
                 phone.answers.append((response.status, response.url, body))
 
-        def asked(request, step: int) -> None:
-            if "/app/api/" in request.url and "wait=1" not in request.url:
-                phone.asking += step
-
         page.on("response", noted)
-        page.on("request", lambda request: asked(request, 1))
-        page.on("requestfinished", lambda request: asked(request, -1))
-        page.on("requestfailed", lambda request: asked(request, -1))
         await page.goto(url)
         return phone
 
-    async def settled(self, timeout: float = 15.0) -> None:
-        """Until no request of a tap is under way and the page has drawn what it answered."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.asking > 0:
-            if loop.time() > deadline:
-                raise AssertionError("the page's requests did not end")
-            await asyncio.sleep(0.01)
+    async def settled(self, timeout: float = 15_000) -> None:
+        """Until no request a tap made is under way (the page counts them from the tap itself:
+        body[data-asking]) and the page has drawn what they answered."""
+        await self.page.wait_for_selector("body:not([data-asking]), body[data-asking='0']", state="attached",
+                                          timeout=timeout)
         await self.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
 
     async def version(self) -> int:
@@ -230,6 +219,7 @@ async def seen_to_the_end(phone: Phone, over: str, runner, game, seat: int) -> i
     assert over in await phone.page.inner_text("#status")
     assert not phone.errors, phone.errors
     assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
+    await runner.idle(timeout=60)  # the results go out after the last move's answer
     game = await runner.game(game.id)
     assert game.results_msg is not None
     states = await states_by_turn(runner, game)
@@ -289,6 +279,12 @@ async def stranger_moves(phone: Phone, rng: random.Random, most: int = 40) -> in
     tried: set[str] = set()
     for taps in range(1, most + 1):
         names = await phone.named_buttons()
+        for _ in range(100):  # a page still drawing shows nothing to tap for a moment: they wait
+            if names:
+                break
+            await asyncio.sleep(0.1)
+            names = await phone.named_buttons()
+        assert names, f"nothing to tap on: {await phone.page.inner_text('body')!r}"
         offered = [n for n in names if MAIN.match(n)]
         if offered:
             name = offered[0]

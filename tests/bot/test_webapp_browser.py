@@ -245,6 +245,7 @@ async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path,
             raw = init_data(fake.token, mover, "Anna" if mover == 1 else "Bob", start_param=start)
             player = await Phone.open(browser, f"http://127.0.0.1:{port}/app/", raw)
             await player.ready()
+            await player.page.wait_for_selector(f"body[data-version='{seen['version']}']")
             taps[kind] = await stranger_moves(player, random.Random(kind))
             assert not player.errors, (kind, player.errors)
             await player.close()

@@ -6,7 +6,6 @@
 import { Api } from "./api.js";
 import { html } from "./svg.js";
 import { setLang, t, wordsOf } from "./i18n.js";
-import { showLobby } from "./lobby.js";
 
 const tg = window.Telegram ? window.Telegram.WebApp : null;
 
@@ -130,7 +129,11 @@ function screen(api) {
         statusLine.textContent = game.title;
         say(t("This game was cancelled before it started."));
       } else if (game.status === "lobby") {
-        if (!lobby) { root.replaceChildren(); lobby = showLobby(root, pageFor(api, game.kind)); }
+        if (!lobby) { // rare: loaded when needed
+          const { showLobby } = await import("./lobby.js");
+          root.replaceChildren();
+          lobby = showLobby(root, pageFor(api, game.kind));
+        }
         lobby.update(game);
       } else {
         if (!mounted) {

@@ -9,8 +9,8 @@ import { COLOURS, SHAPES, chip, el, html, shape } from "../svg.js";
 import { count, frame, mover, playerCard, status, story, variants } from "./common.js";
 
 const W = 40;
-const H = 46;
-const SHOWN_CHIPS = 5; // chips drawn on a pile (the count says the rest)
+const H = 52;
+const SHOWN_CHIPS = 4; // chips drawn on a pile (its count says how many)
 
 export function mount(root, page) {
   const { t } = page;
