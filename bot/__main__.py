@@ -37,7 +37,8 @@ def run(argv: list[str] | None = None) -> int:
     from bot.workers import memory
     from bot.workers import pool as rendering
     from bot.ops import standby as standby_lock
-    from bot.storage.store import StoreError, is_postgres
+    from bot.storage.store import StoreError
+    from bot.storage.choose import is_postgres
     from bot.ops.web import PortUnavailable
 
     try:
@@ -178,7 +179,7 @@ def _fail(message: str) -> int:
 
 async def _check_store(config) -> None:
     """Open the database once, which checks it (the store's open()), and close it."""
-    from bot.storage.store import make_store
+    from bot.storage.choose import make_store
 
     storage = await make_store(config.db_path).open()
     await storage.close()
@@ -274,7 +275,7 @@ async def _wait_for_telegram(config) -> bool:
 
 async def _status() -> list[dict]:
     from engines import registry
-    from bot.storage.store import make_store
+    from bot.storage.choose import make_store
 
     config = from_env(need_token=False)
     storage = await make_store(config.db_path).open()
@@ -288,7 +289,7 @@ async def _status() -> list[dict]:
                 seat = eng.current_player(eng.from_json(game.state))
                 turn = names[seat] if seat is not None and seat < len(names) else None
             winners = []
-            if game.outcome:
+            if game.outcome and "places" in game.outcome:  # (a cancelled game's says why it closed)
                 winners = [names[i] for i, p in enumerate(game.outcome["places"]) if p == 1 and i < len(names)]
             out.append({
                 "id": game.id, "chat": game.chat_id, "thread": game.thread_id, "game": game.kind,

@@ -109,11 +109,14 @@ class Messenger:
 
     async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
                     new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
-                    retries: int | None = None, within: float | None = None) -> Sent:
+                    retries: int | None = None, within: float | None = None,
+                    leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
         """Make one call with the errors handled; ``new_message``: it posts a message (not safe
         to repeat after an unclear failure); ``priority``: who waits for it (bot/outgoing/pacing.py);
         ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
-        is not tried again (an answer to a press)."""
+        is not tried again (an answer to a press); ``leaving``: awaited when the request is about to
+        leave, its turn come (a message that must go out once stores its intent then, not while
+        it waits: a stop before its turn leaves it unsent and unmarked for the next start)."""
         attempt = floods = 0
         retries = self.max_retries if retries is None else retries
         loop = asyncio.get_running_loop()
@@ -125,6 +128,8 @@ class Messenger:
                 await self.overall.wait()
             if still is not None and not still():
                 return Sent(Result.DROPPED)
+            if leaving is not None:
+                await leaving()
             try:
                 value = await make()
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
@@ -206,15 +211,17 @@ class Messenger:
     async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
                         thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
                         priority: int = GAME, still: Callable[[], bool] | None = None,
-                        retries: int | None = None, patient: bool = False) -> Sent:
+                        retries: int | None = None, patient: bool = False,
+                        leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
         """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
-        an answer that comes late still tells its id, where a time-out would leave it unsure)."""
+        an answer that comes late still tells its id, where a time-out would leave it unsure);
+        ``leaving``: see ``_call``."""
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None, disable_notification=not notify,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
-            new_message=True, priority=priority, still=still, retries=retries)
+            new_message=True, priority=priority, still=still, retries=retries, leaving=leaving)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,

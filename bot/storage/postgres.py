@@ -23,8 +23,9 @@ from typing import Any
 import asyncpg
 
 from bot.storage.store import Game, PlaceTaken, Seat, StaleVersion, StoreError
-from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
+from bot.storage.migrations import MIGRATIONS, newer_schema
+from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, SEAT_COLUMNS, SqlStore, Unchanged,
+                             few, game_from_row)
 
 CONNECT_SECONDS = 5.0  # a server that does not answer by then is reported, not waited for
 PING_SECONDS = 5.0

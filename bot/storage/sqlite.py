@@ -22,8 +22,9 @@ from typing import Any, Callable, TypeVar
 import aiosqlite
 
 from bot.storage.store import Game, PlaceTaken, Seat, StoreError
-from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
+from bot.storage.migrations import MIGRATIONS, newer_schema
+from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, SEAT_COLUMNS, SqlStore, Unchanged,
+                             few, game_from_row)
 
 T = TypeVar("T")
 

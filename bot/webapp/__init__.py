@@ -17,6 +17,8 @@ a button press (bot/updates/door.py).
     GET  /app/api/games/{id}/placements?tile=k   «Гениально»: placements of a rack tile, with their points
     POST /app/api/games/{id}/move           {"turn": n, "action": code}: through the door
     POST /app/api/games/{id}/join           a game in its lobby: the lobby's Join, through the door
+
+It may use ``updates`` (the door), ``table`` and what lies below them.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines import registry
 from bot.table.book import Match
-from bot.games.base import plain_text
+from bot.words.format import plain_text
 from bot.storage.store import Status
 from bot.words.texts import game_name, game_sign, option_hint, option_label
 from bot.webapp import boards

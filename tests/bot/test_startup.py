@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.migrations import MIGRATIONS
 from tests.bot.harness import BotRunner, Player, button_data, buttons
 from tests.fakebotapi import FakeBotAPI
 

@@ -8,8 +8,9 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage.store import Seat, StoreError, make_store
-from bot.storage.sql import MIGRATIONS
+from bot.storage.store import Seat, StoreError
+from bot.storage.choose import make_store
+from bot.storage.migrations import MIGRATIONS
 from tests.pg import start_server, stop_server
 
 PASSWORD = "s3cret-pw"

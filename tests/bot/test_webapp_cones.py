@@ -110,7 +110,8 @@ async def test_a_page_opened_on_a_lobby_says_so_joins_through_the_door_and_becom
     assert "ещё не началась" in await phone.page.inner_text("#status")
     assert "Игра ещё не началась: игроков 1, нужно от 2 до 4." in await phone.page.inner_text(".lobby")
     await phone.tap("✋ Играю")
-    assert "Вы в игре" in await phone.page.inner_text(".lobby")
+    said = await phone.page.inner_text(".lobby")
+    assert "Вы в игре" in said, (said, await phone.page.inner_text("#note"), phone.answers[-3:])
     assert not [n for n in await phone.named_buttons() if n == "✋ Играю"]
     await web.idle()
     message = fake.message(GROUP - 1, lobby.lobby_msg)

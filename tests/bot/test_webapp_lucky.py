@@ -84,5 +84,5 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     assert game.status == "finished" and lucky.turn(await web.state(game.id)) == 48, game.status
     assert taps == 29 and bonus_seen == 5, (taps, bonus_seen)
     assert await seen_to_the_end(phone, "Игра окончена.", web, game, on_page) >= 29
-    assert "Подчёркнут слабейший цвет" in await phone.page.inner_text(".legend")
+    assert "Подчёркнут самый слабый цвет" in await phone.page.inner_text(".legend")
     await phone.close()

@@ -95,7 +95,7 @@ const RU = /* words */ {
     "Bonus turn!": "Призовой ход!",
     "More bonus turns after it: {n}": "После него ещё призовых ходов: {n}",
     "Bonus turns to come: {n}": "Впереди призовых ходов: {n}",
-    "Underlined: each player's weakest colour; places go by it. ✓: the goal reached.": "Подчёркнут слабейший цвет: места — по нему. ✓ — цель по цвету собрана."
+    "Underlined: each player's weakest colour; places go by it. ✓: the goal reached.": "Подчёркнут самый слабый цвет: места — по нему. ✓ — цель по цвету собрана."
   },
   "trio": {
     "the table": "стол",
