@@ -182,8 +182,8 @@ class GameUI:
     has_private: bool = False
     # Moves are chosen in the private chat (the table shows a button to open it).
     moves_in_private: bool = False
-    # Moves may also be made on the Mini App's page (bot/webapp); other games show a read-only board there.
-    moves_on_page: bool = False
+    # Moves may also be made on the Mini App's page (bot/webapp; every game is); False: a read-only board there.
+    moves_on_page: bool = True
 
     def table(self, ctx: Ctx, path: str = "") -> View:
         raise NotImplementedError

@@ -197,11 +197,12 @@ class Tables:
 
     def _page_link(self, match: Match, lang: str) -> list[list[Button]]:
         """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=…):
-        a live board for anyone in the group, and a seated player's own rack and moves. (A solo
-        game's table, in the private chat, opens the page with a web_app button.)"""
+        a live board for anyone in the group, and a seated player's own rack and moves. (A game in
+        the private chat opens the page with a web_app button: on its table when the game has no
+        private message of its own, a solo game or lucky, else on that message.)"""
         game = match.game
-        if game.chat_id > 0:  # a game in the private chat: a solo game's table is where it is played
-            return self._page_button(match, lang) if len(game.seats) == 1 else []
+        if game.chat_id > 0:  # a game in the private chat
+            return self._page_button(match, lang) if len(game.seats) == 1 or not match.ui.has_private else []
         if self.group_link is None:
             return []
         text = t(lang, "🖐 On the board") if match.ui.moves_on_page else t(lang, "👀 Live board")
