@@ -20,8 +20,10 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
 from bot.ops import health
-from bot.ops.metrics import Metrics, press_kind
-from bot.storage.store import Seat, Status, make_store
+from bot.ops.metrics import Metrics
+from bot.updates.router import press_kind
+from bot.storage.store import Seat, Status
+from bot.storage.choose import make_store
 from bot.ops.web import WebServer
 
 PRESSES = 50_000

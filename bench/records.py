@@ -17,7 +17,8 @@ from pathlib import Path
 
 from bot.records import rating
 from bot.records.stats import Stats
-from bot.storage.store import GameRecord, Rating, RecordSeat, make_store
+from bot.storage.store import GameRecord, Rating, RecordSeat
+from bot.storage.choose import make_store
 
 KINDS = ("lucky", "cones", "genial", "trio")
 GROUPS, PEOPLE = 50, 600

@@ -13,6 +13,11 @@ Counted twice: every call, and the platform's own route, without property reads,
 and the leaf modules that only word and draw (the game adapters, catalogues, keyboards, texts,
 refusals and the store's record classes). design-review-2 counted 78 stops, 14 files and 42
 returns by hand before the reshaping.
+
+Also counted, for the same press: the rooms of ``bot/`` it crosses (a package, or a module at the
+top of ``bot/``) and how often it comes back into a room it had left; the database transactions
+it commits (the store's own transactions, whatever called them); and the Bot API calls it makes
+(answer, edits, messages; the long poll not counted).
 """
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ import bot
 _BOT_DIR = os.path.dirname(os.path.abspath(bot.__file__)) + os.sep
 _TESTS_DIR = os.path.join(os.path.dirname(os.path.dirname(_BOT_DIR)), "tests") + os.sep
 # Modules that only word and draw, or hold records: leaves of the route, not stops on it.
-_LEAVES = ("games/", "i18n.py", "keyboard.py", "texts.py", "refusals.py", "store.py", "lobby_view.py")
+_LEAVES = ("i18n.py", "keyboard.py", "texts.py", "refusals.py", "store.py", "lobby_view.py")
 
 
 def _property_codes() -> set:
@@ -79,7 +84,7 @@ class Route:
     def platform(self) -> list[tuple[str, str]]:
         """The calls without property reads, comprehensions and leaf modules."""
         return [(path, name) for path, name, code in self.coded
-                if code not in self.properties and not name.startswith("<") and not path.startswith(_LEAVES)]
+                if code not in self.properties and not name.startswith("<") and not _leaf(path)]
 
     @staticmethod
     def figures(calls: list[tuple[str, str]]) -> tuple[int, int, int]:
@@ -92,6 +97,55 @@ class Route:
                 returns += 1
             files.append(path)
         return len(calls), len(set(files)), returns
+
+    def rooms(self) -> tuple[int, int]:
+        """The rooms of bot/ (a package, or a module at its top) the platform's route enters, and
+        how often it enters one it had left."""
+        return self.figures([(_room(path), name) for path, name in self.platform()])[1:]
+
+
+def _leaf(path: str) -> bool:
+    """Whether a file of bot/ only words and draws (by its name, so that the figures of the flat
+    layout before the packages can be counted by the same rule)."""
+    return path.startswith("games/") or path.rsplit("/", 1)[-1] in _LEAVES
+
+
+def _room(path: str) -> str:
+    return path.split("/", 1)[0] if "/" in path else path
+
+
+def _store_method(frame) -> str:
+    """The store's method a transaction was begun for: the outermost caller inside the store."""
+    name = "?"
+    while frame is not None and ("/storage/" in frame.f_code.co_filename
+                                 or "/bot/store" in frame.f_code.co_filename):
+        name = frame.f_code.co_name
+        frame = frame.f_back
+    return name
+
+
+class Io:
+    """The database transactions and the Bot API calls made while it is switched on."""
+
+    def __init__(self, store, fake) -> None:
+        self.store, self.fake = store, fake
+        self.transactions: list[str] = []
+
+    def __enter__(self) -> "Io":
+        import inspect
+        self._calls = len(self.fake.calls())
+        begin = self.store._transaction
+        transactions = self.transactions
+
+        async def counted(*args, **kwargs):
+            transactions.append(_store_method(inspect.currentframe().f_back))
+            return await begin(*args, **kwargs)
+        self.store._transaction = counted
+        return self
+
+    def __exit__(self, *exc) -> None:
+        del self.store._transaction
+        self.api = [c.method for c in self.fake.calls()[self._calls:] if c.method != "getUpdates"]
 
 
 async def _one_press() -> Route:
@@ -129,9 +183,10 @@ async def _one_press() -> Route:
                     await mover.press(group, table.message_id, move)
                     table = fake.message(group, game.table_msg)
                     move = button_data(table, text="✅")
-                with Route() as route:
+                with Route() as route, Io(runner.store, fake) as io:
                     await mover.press(group, table.message_id, move)
                 assert cones.turn(await runner.state(game.id)) == cones.turn(state) + 1, "the move was played"
+                route.io = io
                 return route
             finally:
                 await runner.stop()
@@ -148,6 +203,12 @@ def figures(argv: list[str]):
         import collections
         for path, n in collections.Counter(p for p, _ in route.platform()).most_common():
             print(f"  {n:4d}  {path}")
+    rooms, back = route.rooms()
+    yield "one cones press (a move): rooms of bot/ crossed", rooms, "rooms"
+    yield "  entries into a room already left", back, "times"
+    io = route.io
+    yield "  database transactions", len(io.transactions), "transactions (" + ", ".join(io.transactions) + ")"
+    yield "  Bot API calls", len(io.api), "calls (" + ", ".join(io.api) + ")"
     for label, calls in (("every call", route.calls), ("the platform's route", route.platform())):
         stops, files, returns = route.figures(calls)
         yield f"one cones press (a move) through bot/, {label}: stops", stops, "calls"

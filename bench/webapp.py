@@ -1,20 +1,27 @@
-"""``python -m bench webapp [--games 1 200] [--moves 10] [--screenshot docs/webapp-genial.png]``:
-the Mini App (bot/webapp) in headless chromium against the real bot and the fake Bot API.
+"""``python -m bench webapp [--game genial cones trio lucky] [--games 1 200] [--moves 10]
+[--screenshots docs]``: the Mini App (bot/webapp) in headless chromium against the real bot and
+the fake Bot API, for each game:
 
+- taps for a move on the page: the taps a person who knows the page makes for one move (a tile
+  and a cell, a chip and a pile, a tile and a place, then ✅; lucky's one button), mean over
+  the moves made; and the most a stranger to the page took for a move in five tries, tapping
+  named controls at random (the MainButton when it shows);
 - the page's weight: bytes transferred for one load (headers and bodies as sent, gzip where the
   browser accepts it: the page, its modules and styles, the JSON it asks for; Telegram's own
   script excluded, it is a stub here);
-- time until usable: from the start of the navigation to the board drawn with its rack (the
-  page's own performance.now() when it marks itself ready), median of 5 loads, each in a fresh
-  browser context (nothing cached);
-- tap ✅ → the group's table edited: from the tap on the MainButton to the fake Bot API receiving
-  the editMessageMedia of the group's table (so: the move through the door, its commit, the
-  table's picture drawn and uploaded), median and max over ``--moves`` moves, the other player
-  moving by buttons in between; with 1 game running, and with 200 running games of which
-  another moves by buttons all the time in the background (one decision after another).
+- time until usable: from the start of the navigation to the board drawn (the page's own
+  performance.now() when it marks itself ready), median of 5 loads, each in a fresh browser
+  context (nothing cached);
+- tap ✅ → the group's table edited: from the tap that makes the move (✅ on the MainButton;
+  lucky's button) to the fake Bot API receiving the editMessageMedia of the group's table (so:
+  the move through the door, its commit, the table's picture drawn and uploaded), median and max
+  over ``--moves`` moves, the other player moving by buttons in between; with 1 game running,
+  and with 200 running games of the same kind of which another moves by buttons all the time in
+  the background (one decision after another). A game that ends is followed by a new one.
 
 The bot runs with the tests' settings (no pacing of group writes), so the figure is the bot's
-own time, not Telegram's limit of 20 writes a minute to one group.
+own time, not Telegram's limit of 20 writes a minute to one group. ``--screenshots DIR`` saves
+``DIR/webapp-<game>.png``: the page at 390 × 844 in the middle of a game, a move composed.
 """
 from __future__ import annotations
 
@@ -26,23 +33,25 @@ import statistics
 import tempfile
 import time
 
-from engines import genial
-from tests.bot.browser import Phone, choose_a_placement, chromium, page_url, tap_a_move, user_of
-from tests.bot.harness import BotRunner, Player, button_data
-from tests.bot.test_genial_e2e import play_turn
-from tests.bot.webapp_client import free_port, init_data
+from tests.bot.browser import GENIAL_CELL, LUCKY, Phone, chromium, compose_move, page_url, stranger_moves
+from tests.bot.harness import BotRunner, Player, press_until_over
+from tests.bot.webapp_client import free_port, init_data, start_seeded, watch_link
 from tests.fakebotapi import FakeBotAPI
 
 LOADS = 5
+STRANGERS = 5  # first moves made by tapping named controls at random (and the MainButton)
+KINDS = ("genial", "cones", "trio", "lucky")
+PAGE_USER = 1000  # the person on the page (the first of the first pair)
+PAGE_GROUP = -200_000  # the page's games, one group each (the others: -100_001 …)
 
 
-async def _start_genial(fake, runner, chat_id: int, people: list[Player]):
-    fake.add_group(chat_id, f"Bench {chat_id}")
-    await people[0].say(chat_id, "/new genial")
-    lobby = fake.last_bot_message(chat_id)
-    await people[1].press(chat_id, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(chat_id, lobby.message_id, button_data(lobby, text="Start"))
-    return next(g for g in await runner.games() if g.chat_id == chat_id and g.status == "running")
+def _url(fake, runner, game, kind: str) -> tuple[str, str]:
+    """Where the page player opens the page, and their initData: the rack, goal or hand
+    message's button; lucky (no private message) the group table's link."""
+    seat = next(s for s in game.seats if s.user_id == PAGE_USER)
+    if kind == "lucky":
+        return f"{runner.base}/app/", init_data(fake.token, seat.user_id, seat.name, start_param=watch_link(fake, game))
+    return page_url(fake, seat), init_data(fake.token, seat.user_id, seat.name)
 
 
 async def _weight_and_ready(browser, url: str, raw: str) -> tuple[int, float]:
@@ -57,7 +66,7 @@ async def _weight_and_ready(browser, url: str, raw: str) -> tuple[int, float]:
             sizes = []
 
             async def size(response):
-                if "telegram.org" not in response.url:
+                if "telegram.org" not in response.url and "wait=1" not in response.url:
                     try:
                         await response.finished()
                         sent = await response.request.sizes()
@@ -75,35 +84,11 @@ async def _weight_and_ready(browser, url: str, raw: str) -> tuple[int, float]:
     return weight, statistics.median(times)
 
 
-async def _tap_to_table(fake, runner, phone: Phone, game, by_id, rng, moves: int) -> list[float]:
-    """Seconds from the tap on ✅ to the group table's edit, for ``moves`` moves on the page."""
-    on_page = next(s.seat for s in game.seats if s.user_id == phone_user(phone))
-    out = []
-    while len(out) < moves and game.status == "running":
-        state = await runner.state(game.id)
-        turn = genial.turn(state)
-        if genial.current_player(state) != on_page:
-            await play_turn(fake, runner, game, by_id, rng, wander=False)
-            continue
-        await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
-        if await phone.page.locator("[data-act='K']").count():
-            await phone.page.locator("[data-act='K']").click()
-            await phone.wait_turn_past(turn)
-            continue
-        mark = len(fake.requests)
-        tapped = [0.0]
-        await choose_a_placement(phone, rng)
-        tapped[0] = time.monotonic()
-        await phone.page.locator("#tg-main").click()
-        edited = await _table_edit(fake, game, mark, tapped[0])
-        out.append(edited - tapped[0])
-        await phone.wait_turn_past(turn)
-        await runner.idle(timeout=60)
-    return out
-
-
-def phone_user(phone: Phone) -> int:
-    return user_of(phone.raw)["id"]
+async def _buttons_move(fake, runner, game, rng) -> None:
+    """One whole move by the seat to act, on its buttons (random among them, step by step)."""
+    version = game.version
+    while game.version == version and game.status == "running":
+        await press_until_over(fake, runner, game.id, rng, most=1)
 
 
 async def _table_edit(fake, game, mark: int, after: float, timeout: float = 30.0) -> float:
@@ -117,61 +102,144 @@ async def _table_edit(fake, game, mark: int, after: float, timeout: float = 30.0
     raise TimeoutError("the group table was not edited")
 
 
-async def _background(fake, runner, games, by_id, rng, stop: asyncio.Event) -> int:
-    """Moves by buttons in the other games, one decision after another, until stopped."""
+class Table:
+    """The page player's game in its group (a new one when it ends) and their open page."""
+
+    def __init__(self, fake, runner, kind: str, people: list[Player], browser):
+        self.fake, self.runner, self.kind, self.people, self.browser = fake, runner, kind, people, browser
+        self.game = None
+        self.phone = None
+        self.played = 0
+
+    async def ensure(self) -> None:
+        """A running game on the page: the next one in a group of its own (a group answers the
+        same /new twice in a row once)."""
+        if self.game is not None and self.game.status == "running":
+            return
+        if self.phone is not None:
+            await self.phone.close()
+        chat_id = PAGE_GROUP - self.played
+        self.played += 1
+        self.fake.add_group(chat_id, f"Bench page {self.played}")
+        self.game = await start_seeded(self.fake, self.runner, chat_id, self.kind, self.people)
+        url, raw = _url(self.fake, self.runner, self.game, self.kind)
+        self.phone = await Phone.open(self.browser, url, raw)
+        await self.phone.ready()
+
+    @property
+    def on_page(self) -> int:
+        return self.game.seat_of(PAGE_USER)
+
+
+async def _tap_to_table(table: Table, rng, moves: int, gate: asyncio.Lock) -> tuple[list[float], list[int]]:
+    """Seconds from the tap that makes a move to the group table's edit, and the taps each move
+    took, for ``moves`` moves on the page. The background games wait while this one needs the
+    whole bot quiet (``gate``: its moves by buttons, the settling after a move), never during a
+    tap."""
+    fake, runner = table.fake, table.runner
+    out, taps = [], []
+    while len(out) < moves:
+        async with gate:
+            await table.ensure()
+        game = table.game
+        match = await runner.bot.book.load(game.id)
+        if match.current != table.on_page:
+            async with gate:
+                await _buttons_move(fake, runner, game, rng)
+                await runner.idle(timeout=60)
+            continue
+        phone = table.phone
+        await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+        made, last = await compose_move(phone, table.kind, rng)
+        mark = len(fake.requests)
+        tapped = time.monotonic()
+        version = game.version
+        await phone.button(last).click()
+        out.append(await _table_edit(fake, game, mark, tapped) - tapped)
+        taps.append(made + 1)
+        await phone.wait_version_past(version)
+        async with gate:
+            await runner.idle(timeout=60)
+    return out, taps
+
+
+async def _stranger(table: Table, rng, gate: asyncio.Lock) -> int:
+    """The page player's next move made as someone who knows nothing of the page would make it
+    (tests/bot/browser.py stranger_moves): the taps it took."""
+    while True:
+        async with gate:
+            await table.ensure()
+            game = table.game
+            if (await table.runner.bot.book.load(game.id)).current == table.on_page:
+                break
+            await _buttons_move(table.fake, table.runner, game, rng)
+            await table.runner.idle(timeout=60)
+    await table.phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+    taps = await stranger_moves(table.phone, rng)
+    async with gate:
+        await table.runner.idle(timeout=60)
+    return taps
+
+
+async def _background(fake, runner, kind: str, tables: list[list], rng, stop: asyncio.Event, gate: asyncio.Lock) -> int:
+    """Moves by buttons in the other games ([people, game] each), one decision after another,
+    until stopped; a game that ends is followed by a new one in a group of its own."""
     done = 0
     while not stop.is_set():
-        game = rng.choice(games)
-        if game.status != "running":
-            continue
-        await play_turn(fake, runner, game, by_id, rng, wander=False)
-        await runner.idle(timeout=60)  # its next player's message settled before it is read
+        entry = rng.choice(tables)
+        async with gate:
+            if entry[1].status != "running":
+                chat_id = entry[1].chat_id - 1_000_000
+                fake.add_group(chat_id, "Bench again")
+                entry[1] = await start_seeded(fake, runner, chat_id, kind, entry[0])
+            await press_until_over(fake, runner, entry[1].id, rng, most=1)
         done += 1
     return done
 
 
-async def measure(games: int, moves: int, screenshot: str | None) -> list[tuple[str, float, str]]:
+async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> list[tuple[str, float, str]]:
     fake = FakeBotAPI()
     fake.start()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         runner = BotRunner(fake, pathlib.Path(tmp) / "bench.sqlite3", port=port,
-                           webapp_url=f"http://127.0.0.1:{port}")
+                           webapp_url=f"http://127.0.0.1:{port}", webapp_short_name="board")
+        runner.base = f"http://127.0.0.1:{port}"
         await runner.start()
         try:
-            people = {}
-            all_games = []
+            pairs = []
             for g in range(games):
-                pair = [Player(fake, runner, 1000 + 2 * g + k, name) for k, name in enumerate(["Anna", "Борис"])]
+                pair = [Player(fake, runner, PAGE_USER + 2 * g + k, name, lang="ru" if k else "en")
+                        for k, name in enumerate(["Anna", "Борис"])]
                 for p in pair:
-                    people[p.id] = p
                     await p.start_private()
-                all_games.append(await _start_genial(fake, runner, -100_000 - g, pair))
-            game, others = all_games[0], all_games[1:]
-            seat = game.seats[0]
-            raw = init_data(fake.token, seat.user_id, seat.name)
-            url = page_url(fake, seat)
+                fake.add_group(-100_000 - g, f"Bench {g}")
+                pairs.append(pair)
+            others = [[pairs[g], await start_seeded(fake, runner, -100_000 - g, kind, pairs[g])] for g in range(1, games)]
             rng = random.Random(26)
-            figures = []
             async with chromium() as browser:
-                weight, ready = await _weight_and_ready(browser, url, raw)
-                phone = await Phone.open(browser, url, raw)
-                await phone.ready()
-                stop = asyncio.Event()
-                background = asyncio.create_task(_background(fake, runner, others, people, random.Random(1), stop)) \
+                table = Table(fake, runner, kind, pairs[0], browser)
+                await table.ensure()
+                weight, ready = await _weight_and_ready(browser, *_url(fake, runner, table.game, kind))
+                stop, gate = asyncio.Event(), asyncio.Lock()
+                background = asyncio.create_task(_background(fake, runner, kind, others, random.Random(1), stop, gate)) \
                     if others else None
-                taps = await _tap_to_table(fake, runner, phone, game, people, rng, moves)
+                strangers = [await _stranger(table, random.Random(k), gate) for k in range(STRANGERS)]
+                edits, taps = await _tap_to_table(table, rng, moves, gate)
                 stop.set()
                 moved = await background if background else 0
                 if screenshot:
-                    await _screenshot(phone, fake, runner, game, people, rng, screenshot)
-                await phone.close()
-            label = f"{games} game{'s' if games > 1 else ''} running"
-            figures += [
+                    await _screenshot(table, rng, screenshot)
+                await table.phone.close()
+            label = f"{kind}, {games} game{'s' if games > 1 else ''} running"
+            figures = [
+                (f"taps for a move on the page (mean of {len(taps)}) [{label}]", statistics.mean(taps), "taps"),
+                (f"taps for a move by someone who knows nothing of the page (most of {STRANGERS}) [{label}]",
+                 max(strangers), "taps"),
                 (f"page weight, one load (KB transferred) [{label}]", weight / 1024, "KB"),
                 (f"time until usable in headless chromium (median of {LOADS}) [{label}]", ready, "ms"),
-                (f"tap ✅ → group table edited, median of {len(taps)} [{label}]", statistics.median(taps) * 1000, "ms"),
-                (f"tap ✅ → group table edited, max [{label}]", max(taps) * 1000, "ms"),
+                (f"tap ✅ → group table edited, median of {len(edits)} [{label}]", statistics.median(edits) * 1000, "ms"),
+                (f"tap ✅ → group table edited, max [{label}]", max(edits) * 1000, "ms"),
             ]
             if others:
                 figures.append((f"background decisions by buttons meanwhile [{label}]", moved, "decisions"))
@@ -181,49 +249,69 @@ async def measure(games: int, moves: int, screenshot: str | None) -> list[tuple[
             fake.stop()
 
 
-async def _screenshot(phone: Phone, fake, runner, game, people, rng, path: str) -> None:
-    """The page at 390 × 844 in the middle of a game, a placement chosen (its preview shown)."""
-    for _ in range(40):
-        state = await runner.state(game.id)
-        if game.status != "running" or len(state.tiles) >= 18:
+async def _screenshot(table: Table, rng, directory: str) -> None:
+    """The page at 390 × 844 in the middle of a game, the page player's move composed (lucky: its
+    buttons as they stand)."""
+    fake, runner = table.fake, table.runner
+    for _ in range(200):
+        await table.ensure()
+        game = table.game
+        state = (await runner.bot.book.load(game.id)).state
+        if _midgame(table.kind, state) and (await runner.bot.book.load(game.id)).current == table.on_page:
             break
-        if genial.current_player(state) == 0:
-            turn = genial.turn(state)
-            await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
-            await tap_a_move(phone, rng)
-            await phone.wait_turn_past(turn)
-            await runner.idle(timeout=60)
+        if (await runner.bot.book.load(game.id)).current == table.on_page:
+            await table.phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+            made, last = await compose_move(table.phone, table.kind, rng)
+            version = game.version
+            await table.phone.tap(last)
+            await table.phone.wait_version_past(version)
         else:
-            await play_turn(fake, runner, game, people, rng, wander=False)
-    while genial.current_player(await runner.state(game.id)) != 0:
-        await play_turn(fake, runner, game, people, rng, wander=False)
-    await phone.page.wait_for_selector(f"body[data-turn='{genial.turn(await runner.state(game.id))}']")
-    await choose_a_placement(phone, rng)
-    await _best_cell(phone)
-    pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
-    await phone.page.screenshot(path=path)
+            await _buttons_move(fake, runner, game, rng)
+        await runner.idle(timeout=60)
+    phone = table.phone
+    await phone.page.wait_for_selector(f"body[data-version='{table.game.version}']")
+    if table.kind == "lucky":  # drawn until the page offers to bank (or the turn is lost: again)
+        while not any(LUCKY["bank"].match(n) for n in await phone.named_buttons()):
+            if table.game.status != "running":
+                break
+            if (await runner.bot.book.load(table.game.id)).current != table.on_page:
+                await _buttons_move(fake, runner, table.game, rng)
+                await runner.idle(timeout=60)
+                await phone.page.wait_for_selector(f"body[data-version='{table.game.version}']")
+                continue
+            version = table.game.version
+            await phone.tap(next(n for n in await phone.named_buttons() if LUCKY["draw"].match(n)))
+            await phone.wait_version_past(version)
+    else:
+        await compose_move(phone, table.kind, rng)
+    if table.kind == "genial":  # the placement that earns most, as someone after points would take
+        cells = [n for n in await phone.named_buttons() if GENIAL_CELL.match(n)]
+        await phone.tap(max(cells, key=lambda n: int(n.rsplit("+", 1)[1])))
+    path = pathlib.Path(directory) / f"webapp-{table.kind}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    await table.phone.page.screenshot(path=str(path))
 
 
-async def _best_cell(phone: Phone) -> None:
-    """Of the lit cells, the one that scores most (as a person looking for points would)."""
-    page = phone.page
-    lit = page.locator(".cell.lit")
-    best, best_points = 0, -1
-    for k in range(await lit.count()):
-        await lit.nth(k).click()
-        points = int((await page.locator("#tg-main").inner_text()).rsplit("+", 1)[1])
-        if points > best_points:
-            best, best_points = k, points
-    await lit.nth(best).click()
+def _midgame(kind: str, state) -> bool:
+    """Far enough into a game that the board has something to show."""
+    if kind == "genial":
+        return len(state.tiles) >= 14
+    if kind == "cones":
+        return state.turn >= 9
+    if kind == "trio":
+        return len(state.board) >= 4
+    return sum(map(sum, state.collections)) >= 12
 
 
 def figures(argv: list[str] | None = None) -> list[tuple[str, float, str]]:
     parser = argparse.ArgumentParser(prog="python -m bench webapp")
+    parser.add_argument("--game", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--games", type=int, nargs="+", default=[1, 200])
     parser.add_argument("--moves", type=int, default=10)
-    parser.add_argument("--screenshot", default=None, help="save the page mid-game here (PNG, 390 × 844)")
+    parser.add_argument("--screenshots", default=None, help="save DIR/webapp-<game>.png mid-game (390 × 844)")
     args = parser.parse_args(argv or [])
     out = []
-    for n in args.games:
-        out += asyncio.run(measure(n, args.moves, args.screenshot if n == args.games[0] else None))
+    for kind in args.game:
+        for n in args.games:
+            out += asyncio.run(measure(kind, n, args.moves, args.screenshots if n == args.games[0] else None))
     return out

@@ -26,10 +26,11 @@ GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Check the database, wait for Telegram, wait as a standby while another process serves
-    this bot (PostgreSQL only, ``bot/ops/standby.py``), then serve until SIGTERM or SIGINT. Exit
-    codes: 0 stopped, 2 a problem the operator must fix (told in one line on stderr), 75 the
-    standby lock was lost (restart it: it comes back as a standby)."""
+    """Check the database (waiting while it cannot be reached), wait for Telegram, wait as a
+    standby while another process serves this bot (PostgreSQL only, ``bot/ops/standby.py``),
+    then serve until SIGTERM or SIGINT. Exit codes: 0 stopped, 2 a problem the operator must fix
+    (told in one line on stderr), 75 the standby lock or the database was lost while serving
+    (restart it: it waits for the database, then as a standby)."""
     from telegram import Update
     from telegram.error import InvalidToken
 
@@ -37,7 +38,8 @@ def run(argv: list[str] | None = None) -> int:
     from bot.workers import memory
     from bot.workers import pool as rendering
     from bot.ops import standby as standby_lock
-    from bot.storage.store import StoreError, is_postgres
+    from bot.storage.choose import is_postgres
+    from bot.storage.store import StoreError, StoreUnavailable
     from bot.ops.web import PortUnavailable
 
     try:
@@ -45,34 +47,23 @@ def run(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
     setup_logging(config.log_level, config.token, config.api_url, config.log_format)
-    try:
-        asyncio.run(_check_store(config))  # before Telegram: a bad database never waits for it
-    except StoreError as exc:
-        return _fail(str(exc))
-    try:
-        instance.hold(config.db_path)  # for the life of the process: one bot per database
-    except instance.AlreadyRunning as exc:
-        return _fail(str(exc))
-    except OSError as exc:
-        return _fail(f"cannot make the lock file {instance.lock_path(config.db_path)} ({exc.strerror}): "
-                     "fix the permissions of the database's directory, or point TABLEBOT_DB elsewhere")
-    try:
-        if not asyncio.run(_wait_for_telegram(config)):
-            return 0  # stopped while waiting
-    except InvalidToken:
-        return _fail(REJECTED)
-
     loop = asyncio.new_event_loop()  # python-telegram-bot runs on it; our signal handlers are on it
     asyncio.set_event_loop(loop)
     standby = None
-    if is_postgres(config.db_path):  # PostgreSQL: wait here until this process is the active one
+    if is_postgres(config.db_path):  # PostgreSQL: wait until this process is the active one
         standby = standby_lock.Standby(config.db_path, standby_lock.lock_key(config.token))
-        try:
-            if not loop.run_until_complete(_until_active(standby, config.metrics_port)):
-                loop.close()
-                return 0  # stopped while a standby
-        except PortUnavailable as exc:
-            return _fail(str(exc))
+    try:
+        ready = loop.run_until_complete(_until_ready(config, standby))
+    except (StoreError, PortUnavailable, instance.AlreadyRunning) as exc:
+        return _fail(str(exc))
+    except OSError as exc:  # from instance.hold
+        return _fail(f"cannot make the lock file {instance.lock_path(config.db_path)} ({exc.strerror}): "
+                     "fix the permissions of the database's directory, or point TABLEBOT_DB elsewhere")
+    except InvalidToken:
+        return _fail(REJECTED)
+    if not ready:
+        loop.close()
+        return 0  # stopped while waiting
 
     from bot.app import Tablebot
     from bot.updates.webhook import WebhookRefused
@@ -97,6 +88,10 @@ def run(argv: list[str] | None = None) -> int:
                                     stop_signals=None)
     except InvalidToken:
         return _fail(REJECTED)
+    except StoreUnavailable as exc:  # the database went away as this process became the active one
+        log.critical("the database went away while starting (%s): stopping (exit code %d); restarted, this "
+                     "process waits for it", exc, standby_lock.LOST_EXIT_CODE)
+        return standby_lock.LOST_EXIT_CODE
     except (StoreError, PortUnavailable, WebhookRefused) as exc:
         return _fail(str(exc))
     finally:
@@ -176,31 +171,73 @@ def _fail(message: str) -> int:
     return 2
 
 
-async def _check_store(config) -> None:
-    """Open the database once, which checks it (the store's open()), and close it."""
-    from bot.storage.store import make_store
-
-    storage = await make_store(config.db_path).open()
-    await storage.close()
-
-
-async def _until_active(standby, metrics_port: int | None) -> bool:
-    """Wait as a standby until this process holds the bot's lock (True), or until SIGTERM or
-    SIGINT (False). Meanwhile ``METRICS_PORT`` says so: ``/healthz`` 200 "standby" while the
-    database answers (a container's HEALTHCHECK keeps a ready standby), ``tablebot_active`` 0. The
+async def _until_ready(config, standby) -> bool:
+    """Everything a process waits for before it serves, in order: the database (checked, and
+    waited for while it cannot be reached), this process's claim on an SQLite file, Telegram,
+    and (PostgreSQL) the standby lock. True once they are there; False when SIGTERM or SIGINT
+    came first. A problem for a person raises (one line, exit code 2). Meanwhile
+    ``METRICS_PORT`` says what the process waits for (``bot/ops/health.py`` ``Waiting``); the
     bot's own server takes the port over once this one has stopped."""
-    from bot.ops import health
-    from bot.ops.web import WebServer
+    from bot.storage import instance
 
     stop = asyncio.Event()
-    waiting = WebServer(port=None, metrics_port=metrics_port)
-    waiting.add_routes(health.standby_routes(standby), private=True)
-    await waiting.start()
+    waiting = server = None
+    if config.metrics_port is not None:  # (the web server's modules take a second to load: only if needed)
+        from bot.ops import health
+        from bot.ops.web import WebServer
+
+        waiting = health.Waiting()
+        server = WebServer(port=None, metrics_port=config.metrics_port)
+        server.add_routes(health.waiting_routes(waiting), private=True)
+        await server.start()
     try:
         with _stop_on_signals(stop):
+            if not await _until_store_opens(config, stop, waiting):  # before Telegram: a bad database never waits for it
+                return False
+            instance.hold(config.db_path)  # SQLite: for the life of the process, one bot per database
+            if waiting is not None:
+                waiting.why = "waiting for Telegram"
+            if not await _wait_for_telegram(config, stop):
+                return False
+            if standby is None:
+                return True
+            if waiting is not None:
+                waiting.standby = standby
             return await standby.acquire(stop)
     finally:
-        await waiting.stop()
+        if server is not None:
+            await server.stop()
+
+
+async def _until_store_opens(config, stop: asyncio.Event, waiting=None) -> bool:
+    """Open the database once, which checks it (the store's open()), and close it. While it
+    cannot be reached (``StoreUnavailable``: a server down, starting up or shutting down, a
+    timeout) try again, one log line per attempt, the pauses growing 1, 2, 4 … up to
+    WAIT_MAX_SECONDS; True once it opens, False when stopped meanwhile. What a person must fix
+    (a refused login, a missing database, no rights, a newer schema) raises StoreError."""
+    from bot.ops.standby import stopped_within
+    from bot.storage.choose import make_store
+    from bot.storage.store import StoreUnavailable
+
+    delay, failures = 1.0, 0
+    while not stop.is_set():
+        try:
+            storage = await make_store(config.db_path).open()
+        except StoreUnavailable as exc:
+            failures += 1
+            if waiting is not None:
+                waiting.why = f"waiting for the database: {exc}"
+            log.warning("%s; trying again in %.0f s", exc, delay)
+            if await stopped_within(stop, delay):
+                break
+            delay = min(WAIT_MAX_SECONDS, delay * 2)
+            continue
+        await storage.close()
+        if failures:
+            log.info("the database answers; starting")
+        return True
+    log.info("stopped while waiting for the database")
+    return False
 
 
 @contextlib.contextmanager
@@ -224,47 +261,44 @@ def _stop_on_signals(stop: asyncio.Event):
                 pass
 
 
-async def _wait_for_telegram(config) -> bool:
-    """Ask Telegram who we are until it answers: True once it does, False when stopped by a
-    signal meanwhile. A rejected token raises InvalidToken (one line, exit code 2, at once).
+async def _wait_for_telegram(config, stop: asyncio.Event) -> bool:
+    """Ask Telegram who we are until it answers: True once it does, False when ``stop`` is set
+    (a signal) meanwhile. A rejected token raises InvalidToken (one line, exit code 2, at once).
     Each failed attempt is one log line; the pauses grow 1, 2, 4 … up to WAIT_MAX_SECONDS."""
     from telegram import Bot
     from telegram.error import InvalidToken, TelegramError
 
-    stop = asyncio.Event()
+    from bot.ops.standby import stopped_within
+
     bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
     delay, failures = 1.0, 0
     try:
-        with _stop_on_signals(stop):
-            while not stop.is_set():
-                attempt = asyncio.ensure_future(bot.get_me())
-                stopped = asyncio.ensure_future(stop.wait())
-                await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
-                stopped.cancel()
-                if not attempt.done():
-                    attempt.cancel()
-                    await asyncio.gather(attempt, return_exceptions=True)
-                    break
-                try:
-                    attempt.result()
-                except InvalidToken:
-                    raise
-                except TelegramError as exc:
-                    pause, reason = retry_pause(exc, delay)
-                else:
-                    if failures:
-                        log.info("Telegram is reachable at %s again; starting", config.api_url)
-                    return True
-                failures += 1
-                log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
-                            config.api_url, reason, pause)
-                try:
-                    await asyncio.wait_for(stop.wait(), pause)
-                except asyncio.TimeoutError:
-                    pass
-                delay = min(WAIT_MAX_SECONDS, delay * 2)
-            log.info("stopped while waiting for Telegram")
-            return False
+        while not stop.is_set():
+            attempt = asyncio.ensure_future(bot.get_me())
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait([attempt, stopped], return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if not attempt.done():
+                attempt.cancel()
+                await asyncio.gather(attempt, return_exceptions=True)
+                break
+            try:
+                attempt.result()
+            except InvalidToken:
+                raise
+            except TelegramError as exc:
+                pause, reason = retry_pause(exc, delay)
+            else:
+                if failures:
+                    log.info("Telegram is reachable at %s again; starting", config.api_url)
+                return True
+            failures += 1
+            log.warning("Telegram is not reachable at %s (%s); trying again in %.0f s",
+                        config.api_url, reason, pause)
+            await stopped_within(stop, pause)
+            delay = min(WAIT_MAX_SECONDS, delay * 2)
+        log.info("stopped while waiting for Telegram")
+        return False
     finally:
         try:
             await bot.shutdown()
@@ -274,7 +308,7 @@ async def _wait_for_telegram(config) -> bool:
 
 async def _status() -> list[dict]:
     from engines import registry
-    from bot.storage.store import make_store
+    from bot.storage.choose import make_store
 
     config = from_env(need_token=False)
     storage = await make_store(config.db_path).open()
@@ -288,7 +322,7 @@ async def _status() -> list[dict]:
                 seat = eng.current_player(eng.from_json(game.state))
                 turn = names[seat] if seat is not None and seat < len(names) else None
             winners = []
-            if game.outcome:
+            if game.outcome and "places" in game.outcome:  # (a cancelled game's says why it closed)
                 winners = [names[i] for i, p in enumerate(game.outcome["places"]) if p == 1 and i < len(names)]
             out.append({
                 "id": game.id, "chat": game.chat_id, "thread": game.thread_id, "game": game.kind,

@@ -14,29 +14,28 @@ import logging
 from typing import TYPE_CHECKING, Any, Awaitable
 
 import httpx
-from telegram import (
-    BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats,
-    BotCommandScopeChat, Update,
-)
-from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor,
-                          CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes,
-                          MessageHandler, TypeHandler, filters)
+from telegram import BotCommandScopeChat, Update
+from telegram.ext import Application, ApplicationBuilder, BaseUpdateProcessor, ContextTypes
 from telegram.request import HTTPXRequest
 
 from bot.ops import health
 from bot.updates import webhook
 from bot.ops.config import Config
 from bot.wiring import Core, build_core
-from bot.updates.handlers import Handlers, TableContext
+from bot.updates import router
+from bot.updates.context import TableContext
 from bot.words.i18n import LANGS, t
 from bot.outgoing.inflight import InFlightLimit
 from bot.outgoing.lanes import LanedRequest
 from bot.outgoing.messenger import Messenger
-from bot.ops.owner import OWNER_COMMANDS, ErrorCount, database_kind
-from bot.ops.metrics import ArrivalQueue, CountingRequest, Metrics, press_kind
+from bot.outgoing.pacing import Pacer
+from bot.logs import ErrorCount
+from bot.ops.owner import database_kind
+from bot.ops.metrics import ArrivalQueue, CountingRequest, Metrics
 from bot.workers.pool import render_picture
-from bot.storage.store import GameStore, Status, make_store
-from bot.outgoing.timers import Timers
+from bot.storage.store import GameStore, Status
+from bot.storage.choose import make_store
+from bot.table.timers import Timers
 from bot.ops.web import WebServer
 from bot.webapp import PREFIX as PAGE_PREFIX, build as build_page, group_link, page_url
 
@@ -76,41 +75,6 @@ MENU_START_SECONDS = 3.0  # the start waits this long at most for the first atte
 STOP_DRAIN_SECONDS = 3.0
 STOP_DRAIN_MAX_SECONDS = 4.0
 
-# The command menus, by where they show. Every command works wherever it makes sense whatever
-# the menu says; a menu only lists what its reader is likely to need, so that players in a group
-# do not see host-or-admin commands they cannot use, and nobody sees group commands in private.
-_NEW = ("new", "Start a game: /new lucky, cones, genial or trio")
-_BOARD = ("board", "Show the table again at the bottom")
-_RULES = ("rules", "The rules of a game")
-_NOTIFY = ("notify", "Pings when it is your turn: on or off")
-_HELP = ("help", "How to play with me")
-_STATS = ("stats", "Games played and ratings")
-_TOP = ("top", "The best players of a game")
-_HISTORY = ("history", "The last games here")
-_IN_GROUPS = [_NEW, _BOARD, ("leave", "Leave the lobby, or let a computer play your seat"),
-              ("nextgame", "Tell me in private when the next game opens here"), _RULES, _STATS, _TOP, _HISTORY,
-              _NOTIFY, _HELP]
-COMMAND_MENUS = [
-    (BotCommandScopeAllPrivateChats(), [_NEW, _BOARD, ("cancel", "Stop your game here"), _RULES,
-                                        ("stats", "Your games and ratings"), _TOP, ("lang", "Your language"), _NOTIFY,
-                                        ("forgetme", "Delete your games and ratings"), _HELP]),
-    (BotCommandScopeAllGroupChats(), _IN_GROUPS),
-    # Admins see theirs in every group (they also may use what hosts may).
-    (BotCommandScopeAllChatAdministrators(), _IN_GROUPS + [
-        ("cancel", "Stop the game here (host or admin)"),
-        ("away", "A computer plays for whoever keeps everyone waiting (host or admin)"),
-        ("turntimer", "How long a move may take here (admin)"),
-        ("lobbytimeout", "When idle lobbies close (admin)"),
-        ("lang", "The language of this chat (host or admin)"),
-        ("forgetgroup", "Delete this group's games and statistics (admin)")]),
-]
-
-
-def owner_menu(owner_id: int | None) -> list:
-    """The owner's private chat lists the owner's commands besides the private ones."""
-    return [] if owner_id is None else [(BotCommandScopeChat(owner_id), COMMAND_MENUS[0][1] + OWNER_COMMANDS)]
-
-
 # Connections to the Bot API, in two lanes (bot/outgoing/lanes.py): the answers to presses (and
 # the questions a press asks, e.g. getChatMember) on their own, so that they never wait behind a
 # write; the writes, of which the pacer lets no more out than Telegram answers promptly
@@ -149,12 +113,13 @@ class Tablebot:
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))
         self.application = builder.build()
-        # The database TABLEBOT_DB names (an SQLite file; see bot.store.make_store).
+        # The database TABLEBOT_DB names (an SQLite file or a PostgreSQL URL: bot/storage/choose.py).
         self.store: GameStore = make_store(config.db_path)
-        self.messenger = Messenger(self.application.bot, writes_per_minute=config.group_writes_per_minute,
-                                   fast_spacing=config.group_fast_spacing, window=config.group_window_seconds,
+        pacer = Pacer(config.group_writes_per_minute, config.group_fast_spacing, config.group_window_seconds,
+                      in_flight=InFlightLimit(most=WRITES_IN_FLIGHT))
+        self.messenger = Messenger(self.application.bot, pacer,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
-                                   on_forbidden=self._forbidden, in_flight=InFlightLimit(most=WRITES_IN_FLIGHT))
+                                   on_forbidden=self._forbidden)
         self.core: Core | None = None  # built in post_init, when the bot knows its username
         self.errors = ErrorCount()  # the ERROR records logged while it runs (the owner's /botstats)
         # The one web server (bot/ops/web.py): routes and sub-applications are added before post_init
@@ -194,7 +159,8 @@ class Tablebot:
                                if config.webapp_short_name else None)
         if config.webapp_url:
             self.web.mount(PAGE_PREFIX, build_page(self.core, config.token))
-        register(application, self.core.handlers)
+        updates = self.core.updates
+        router.register(application, updates.prepare, updates.features, updates.presses)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.
         first = asyncio.get_running_loop().create_future()
@@ -220,15 +186,15 @@ class Tablebot:
         return None if app.updater is not None and app.updater.running else "not polling"
 
     def _press_kind(self, data: str | None) -> str:
-        return press_kind(data, self.core.book.cached) if self.core is not None else "other"
+        return router.press_kind(data, self.core.book.cached) if self.core is not None else "other"
 
     async def restore(self) -> None:
         """Continue every open game from the store after a (re)start, and finish showing the
         end of any game that ended just before the bot stopped."""
         core = self.core
         await core.records.catch_up()  # before the results: they show the ratings each game moved
-        for game in await self.store.finished_without_results():
-            await core.play.catch_up(core.book.put(game))
+        for game in await self.store.unshown_ends():
+            core.play.show_end(core.book.put(game))
         for game in await self.store.open_games():
             if core.book.cached(game.id) is not None:
                 continue  # the next game of a series just started by catch_up
@@ -272,13 +238,13 @@ class Tablebot:
         attempt). What fails is tried again a few times, MENU_RETRY_SECONDS later and then twice
         as long each time; then not until the next start."""
         # The owner's menu last: Telegram refuses it until the owner has opened the private chat.
-        wanted = [(lang, scope, menu) for menus in (COMMAND_MENUS, owner_menu(self.config.owner_id))
-                  for lang in LANGS for scope, menu in menus]
+        wanted = [(lang, scope, menu) for lang in LANGS for scope, menu in router.menus(self.config.owner_id)]
+        wanted.sort(key=lambda w: isinstance(w[1], BotCommandScopeChat))  # the owner's last: see router.menus
         pause = MENU_RETRY_SECONDS
         for attempt in range(1, MENU_ATTEMPTS + 1):
             while wanted:
                 lang, scope, menu = wanted[0]
-                commands = [(name, t(lang, text)) for name, text in menu]
+                commands = [(name, t(lang, text, **router.menu_words())) for name, text in menu]
                 if not await self.messenger.set_commands(commands, scope=scope,
                                                          language_code=None if lang == "en" else lang):
                     break  # Telegram is not taking it now: the rest waits for the next attempt
@@ -295,28 +261,3 @@ class Tablebot:
 
     async def _forbidden(self, user_id: int) -> None:
         await self.core.people.set_private_ok(user_id, False)
-
-
-def register(application: Application, h: Handlers) -> None:
-    """Every handler, in the order python-telegram-bot tries them."""
-    # New messages written by a person: not edits, channel posts, or messages sent as a chat.
-    by_person = filters.UpdateType.MESSAGE & filters.USER & ~filters.SenderChat.ALL
-    as_chat = filters.UpdateType.MESSAGE & filters.SenderChat.ALL & filters.COMMAND
-    application.add_handler(TypeHandler(Update, h.prepare), group=-1)
-    for name, callback in [("new", h.on_new), ("start", h.on_start), ("help", h.on_help),
-                           ("rules", h.on_rules), ("cancel", h.on_cancel), ("board", h.on_board),
-                           ("lang", h.on_lang), ("notify", h.on_notify), ("leave", h.on_leave),
-                           ("away", h.on_away), ("lobbytimeout", h.on_lobby_timeout),
-                           ("turntimer", h.on_turn_timer), ("stats", h.on_stats), ("top", h.on_top),
-                           ("history", h.on_history), ("forgetme", h.on_forget_me),
-                           ("forgetgroup", h.on_forget_group), ("nextgame", h.on_nextgame),
-                           ("botstats", h.on_botstats), ("broadcast_maintenance", h.on_broadcast_maintenance)]:
-        application.add_handler(CommandHandler(name, callback, filters=by_person))
-    application.add_handler(MessageHandler(as_chat, h.on_anonymous))
-    application.add_handler(CallbackQueryHandler(h.on_press))
-    application.add_handler(ChatMemberHandler(h.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.on_migrate))
-    application.add_handler(MessageHandler(by_person & filters.COMMAND, h.on_unknown_command))
-    application.add_handler(MessageHandler(by_person & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
-                                           h.on_private_text))
-    application.add_error_handler(h.on_error)

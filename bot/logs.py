@@ -238,3 +238,17 @@ def setup_logging(level: str, token: str, api_url: str = "", fmt: str = "text") 
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+class ErrorCount(logging.Handler):
+    """Counts the ERROR records logged while it is attached (to the root logger; the owner's
+    /botstats shows it). A network failure is not counted: it is an event, not a bug (it is a
+    WARNING line, see ``NetworkAsOneLine``)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if network_failure(record.exc_info[1] if record.exc_info else None) is None:
+            self.count += 1

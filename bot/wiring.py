@@ -2,68 +2,131 @@
 
 ``build_core`` is the one wiring, used by the bot (``bot/app.py``, once python-telegram-bot's
 Application knows the bot's name) and by the fast tests (``tests/bot/recording.py``, over an
-in-memory store and a recording messenger). Bottom up: the store, the messenger and the timers
-come from outside; then the background scheduler and the change bus, the book of open games,
-people, the turn policy; the tables and the pings listen to the changes the game loop publishes;
-the lobby, the settings, the door for every press, and the Telegram handlers on top.
+in-memory store and a recording messenger). Bottom up, a package at a time (each a small group
+of objects, as lila builds one ``Env`` per module): the store, the messenger and the timers come
+from outside; then the game being played (``bot/table``), the records, the lobby and the
+settings, the messages that show a game, the end of a game, and what comes in from Telegram.
+Whoever shows a game listens to the change bus; nothing is assigned onto an object after it is
+built.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from bot.ending.finisher import Finisher
+from bot.ending.rematch import Rematch
+from bot.ending.replays import Replays
+from bot.lobby.links import DeepLinks
+from bot.lobby.lobby import Lobby
+from bot.lobby.new import NewGame
+from bot.lobby.nextgame import NextGame
+from bot.lobby.settings import Settings
+from bot.ops.owner import Owner
+from bot.outgoing.messenger import Messenger
+from bot.table.timers import Timers
+from bot.records.records import Records
+from bot.records.stats import Stats
+from bot.showing.messages import Messages
+from bot.showing.pings import Pings
+from bot.showing.tables import Tables
+from bot.storage.store import GameStore
 from bot.table.background import Background
 from bot.table.book import GameBook
 from bot.table.changes import Changes
+from bot.table.people import People
+from bot.table.play import COMPUTER_PAUSE, Play
+from bot.table.turns import TurnPolicy
+from bot.updates import router
+from bot.updates.chat import ChatRoutes
 from bot.updates.door import Door
 from bot.updates.floods import CommandGuard
-from bot.updates.handlers import Handlers
-from bot.lobby.lobby import Lobby
-from bot.outgoing.messenger import Messenger
-from bot.lobby.nextgame import NextGame
-from bot.ops.owner import Owner
-from bot.table.people import People
-from bot.showing.pings import Pings
-from bot.table.play import COMPUTER_PAUSE, Play
-from bot.records.records import Records
+from bot.updates.game import GameRoutes
+from bot.updates.help import Help
+from bot.updates.lobby import LobbyRoutes
+from bot.updates.owner import OwnerRoutes
+from bot.updates.prepare import Prepare
+from bot.updates.records import RecordRoutes
+from bot.updates.results import ResultsRoutes
+from bot.updates.settings import SettingsRoutes
 from bot.workers.pool import render_picture
-from bot.ending.replays import Replays
-from bot.ending.series import Results
-from bot.lobby.settings import Settings
-from bot.records.stats import Stats
-from bot.storage.store import GameStore
-from bot.showing.tables import Tables
-from bot.outgoing.timers import Timers
-from bot.table.turns import TurnPolicy
+
+Render = Callable[[Callable[[], bytes]], Awaitable[bytes]]
 
 
 @dataclass
-class Core:
-    store: GameStore
-    messenger: Messenger
+class TableRoom:
+    """A game being played (``bot/table``)."""
+
     timers: Timers
     background: Background
     changes: Changes
     book: GameBook
     people: People
     turns: TurnPolicy
+    play: Play
+
+
+@dataclass
+class LobbyRoom:
+    """Gathering a table, and a chat's settings (``bot/lobby``)."""
+
+    lobby: Lobby
+    new_game: NewGame
+    links: DeepLinks
+    next_game: NextGame
+    settings: Settings
+
+
+@dataclass
+class EndingRoom:
+    """The end of a game (``bot/ending``) and what is remembered of it (``bot/records``)."""
+
+    finisher: Finisher
+    replays: Replays
+    rematch: Rematch
+    records: Records
+    stats: Stats
+
+
+@dataclass
+class UpdatesRoom:
+    """What comes in from Telegram (``bot/updates``): before every update, the door, every
+    feature's routes and the presses routed to them (``router.register`` registers them)."""
+
+    prepare: Prepare
+    door: Door
+    features: list
+    presses: router.Presses
+
+
+@dataclass
+class Core:
+    store: GameStore
+    messenger: Messenger
+    table: TableRoom
+    lobbies: LobbyRoom
     tables: Tables
     pings: Pings
-    play: Play
-    lobby: Lobby
-    settings: Settings
-    door: Door
-    replays: Replays
-    handlers: Handlers
-    records: Records
-    owner: Owner
+    ending: EndingRoom
+    updates: UpdatesRoom
 
-    async def forget_caches(self) -> None:
-        """This process becomes the active one: what memory holds may be stale (another process
-        may have served meanwhile), so open games, people and chats are read from the store again."""
-        await self.store.forget_cache()
-        self.people.forget_cache()
-        self.book.clear()
+    # The objects most callers want, by name (the tests, the Mini App, the start-up).
+    background = property(lambda self: self.table.background)
+    changes = property(lambda self: self.table.changes)
+    book = property(lambda self: self.table.book)
+    people = property(lambda self: self.table.people)
+    turns = property(lambda self: self.table.turns)
+    play = property(lambda self: self.table.play)
+    timers = property(lambda self: self.table.timers)
+    lobby = property(lambda self: self.lobbies.lobby)
+    settings = property(lambda self: self.lobbies.settings)
+    finisher = property(lambda self: self.ending.finisher)
+    replays = property(lambda self: self.ending.replays)
+    records = property(lambda self: self.ending.records)
+    stats = property(lambda self: self.ending.stats)
+    door = property(lambda self: self.updates.door)
+    press = property(lambda self: self.updates.presses.press)
 
 
 def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_username: str,
@@ -71,32 +134,60 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
                computer_pause: float = COMPUTER_PAUSE, keep_actions_days: float = 0,
                owner_id: int | None = None, errors: Callable[[], int] = lambda: 0, database: str = "SQLite",
                webapp_url: str = "", group_link: Callable[[str], str] | None = None,
-               render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture) -> Core:
-    background = Background()
-    changes = Changes()
-    book = GameBook(store, bot_username=bot_username)
-    people = People(store, messenger)
-    turns = TurnPolicy(store, turn_minutes)
-    records = Records(store, background, keep_actions_days=keep_actions_days)
-    tables = Tables(book, store, messenger, people, turns, background, bot_username=bot_username, render=render,
-                    results_note=records.results_note, webapp_url=webapp_url,
-                    group_link=group_link)
-    pings = Pings(store, messenger, people, background, quiet_seconds=ping_quiet_seconds)
-    changes.subscribe(records.hear)  # recorded first: the results show the ratings it moved
-    changes.subscribe(tables.hear)  # the table first: a ping links to the table as it is now
-    changes.subscribe(pings.hear)
-    play = Play(book, store, changes, background, timers, turns, Results(store), computer_pause=computer_pause)
-    next_game = NextGame(book, people, messenger, background, bot_username=bot_username)
-    lobby = Lobby(book, store, play, tables, people, timers, messenger, bot_username=bot_username,
-                  timeout_minutes=lobby_minutes, next_game=next_game)
-    settings = Settings(book, people, turns, play, lobby, changes)
-    stats = Stats(store, people, messenger, render=render)
-    replays = Replays(store, messenger, people, background, render=render)
-    owner = Owner(store, people, messenger, owner_id=owner_id, errors=errors, database=database)
-    door = Door(book, play, lobby, tables, people, settings, changes, messenger, replays, stats, owner,
+               render: Render = render_picture) -> Core:
+    table = _table(store, messenger, timers, bot_username, turn_minutes, computer_pause)
+    records = Records(store, table.background, keep_actions_days=keep_actions_days)
+    lobbies = _lobbies(store, messenger, table, bot_username, lobby_minutes)
+    tables = Tables(table.book, store, Messages(messenger, table.background, render), table.people, table.turns,
+                    table.background, webapp_url=webapp_url, group_link=group_link)
+    pings = Pings(store, messenger, table.people, table.background, quiet_seconds=ping_quiet_seconds)
+    ending = EndingRoom(Finisher(store, messenger, table.people, table.background, records, table.play, tables),
+                        Replays(store, messenger, table.people, table.background, render=render),
+                        Rematch(table.book, lobbies.lobby, table.people, messenger, table.background),
+                        records, Stats(store, table.people, messenger, render=render))
+    # The order they hear a change in: recorded first (the results show the ratings it moved),
+    # the table before the ping (a ping links to the table as it is now), the end of a game last.
+    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear):
+        table.changes.subscribe(listener)
+    owner = Owner(store, table.people, messenger, owner_id=owner_id, errors=errors, database=database)
+    updates = _updates(messenger, table, lobbies, tables, ending, owner, bot_username)
+    return Core(store, messenger, table, lobbies, tables, pings, ending, updates)
+
+
+def _table(store: GameStore, messenger: Messenger, timers: Timers, bot_username: str, turn_minutes: float,
+           computer_pause: float) -> TableRoom:
+    background, changes = Background(), Changes()
+    book, people, turns = GameBook(store, bot_username=bot_username), People(store, messenger), \
+        TurnPolicy(store, turn_minutes)
+    play = Play(book, store, changes, background, timers, turns, computer_pause=computer_pause)
+    return TableRoom(timers, background, changes, book, people, turns, play)
+
+
+def _lobbies(store: GameStore, messenger: Messenger, table: TableRoom, bot_username: str,
+             lobby_minutes: int) -> LobbyRoom:
+    next_game = NextGame(table.book, table.people, messenger, table.background, bot_username=bot_username)
+    lobby = Lobby(table.book, store, table.play, table.changes, table.people, table.timers, messenger,
+                  timeout_minutes=lobby_minutes)
+    table.changes.subscribe(next_game.hear)
+    return LobbyRoom(lobby, NewGame(lobby, table.people, messenger, bot_username=bot_username),
+                     DeepLinks(lobby, table.book, store, table.people, messenger, table.changes), next_game,
+                     Settings(table.book, table.people, table.turns, table.play, lobby, table.changes))
+
+
+def _updates(messenger: Messenger, table: TableRoom, lobbies: LobbyRoom, tables: Tables,
+             ending: EndingRoom, owner: Owner, bot_username: str) -> UpdatesRoom:
+    door = Door(table.book, table.play, lobbies.lobby, tables, table.people, table.changes, messenger,
                 bot_username=bot_username)
-    handlers = Handlers(door=door, lobby=lobby, settings=settings, play=play, tables=tables, people=people,
-                        messenger=messenger, guard=CommandGuard(), bot_username=bot_username, stats=stats,
-                        next_game=next_game, owner=owner)
-    return Core(store, messenger, timers, background, changes, book, people, turns, tables, pings, play, lobby,
-                settings, door, replays, handlers, records, owner)
+    help_ = Help(router.commands(), bot_username=bot_username)
+    features = [
+        LobbyRoutes(lobbies.new_game, lobbies.links, lobbies.lobby, lobbies.next_game, messenger, help_,
+                    bot_username=bot_username),
+        ResultsRoutes(table.book, ending.replays, ending.rematch),
+        RecordRoutes(ending.stats, messenger),
+        SettingsRoutes(lobbies.settings, messenger),
+        OwnerRoutes(owner, messenger, bot_username=bot_username),
+        GameRoutes(door, tables, messenger),
+        ChatRoutes(table.people, tables, lobbies.lobby, table.play, messenger, help_, bot_username=bot_username),
+    ]
+    return UpdatesRoom(Prepare(table.people, CommandGuard(), messenger), door, features,
+                       router.Presses(features, door, messenger))

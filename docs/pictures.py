@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 
 from PIL import Image
 
@@ -16,21 +17,21 @@ from engines.base import event_dict, random_steps
 from render import genial as rg
 from render.common import PHONE_WIDTH
 from bot.games import adapter_for
+from bot.games import genial_entry as entry
 
 NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
 
 
 def _genial_candidates() -> Image.Image:
-    """Eight placements of one tile near each other, both ways round on some pairs of cells."""
+    """The first page of placements of one tile, as the bot ranks them (best for the player's
+    weakest colour first), in a crowded mid-game."""
     state, _ = random_steps(g, 4, g.Options(), 11, 30)
     seat = g.current_player(state)
     tile = next(t for t in state.racks[seat] if t[0] != t[1])
-    places = g.legal_placements(state, seat, tile)
-    centre = places[0][0]
-    near = sorted(places, key=lambda p: abs(p[0][0] - centre[0]) + abs(p[0][1] - centre[1]))[:8]
-    colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
-    cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(near)]
-    return rg.candidates(g.view(state, seat), cands, lang="ru")
+    view = g.view(state, seat)
+    colours = (g.COLOURS[tile[0]], g.COLOURS[tile[1]])
+    cands = entry.ranked(SimpleNamespace(state=state), seat, view, colours)
+    return rg.candidates(view, entry.drawn_page(cands[:entry.PER_PAGE], 0), lang="ru")
 
 
 def pictures() -> dict[str, Image.Image]:

@@ -20,12 +20,16 @@ from render.common import (
 )
 
 WORDS = {
+    # "per_colour" and "chips_left" say what the header's counts and a card's total are, as
+    # the Mini App does («Башен каждого цвета:», «осталось фишек:»), in the room a phone has.
     "en": {"removed": "removed", "goal": "goal", "your_goal": "Your goal",
            "piles": "piles", "with_chips": "with chips", "tallest": "tallest",
-           "neutral": "nobody's", "turn": "turn", "place": "#{n}"},
+           "neutral": "nobody's", "turn": "turn", "place": "#{n}",
+           "per_colour": "Piles by colour:", "chips_left": "chips left: {n}"},
     "ru": {"removed": "убрано", "goal": "цель", "your_goal": "Ваша цель",
            "piles": "башни", "with_chips": "с фишками", "tallest": "высота",
-           "neutral": "без хозяина", "turn": "ход", "place": "#{n}"},
+           "neutral": "без хозяина", "turn": "ход", "place": "#{n}",
+           "per_colour": "Башни по цветам:", "chips_left": "фишек: {n}"},
 }
 COLOUR_NAMES = {
     "en": {"orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",
@@ -41,6 +45,7 @@ CELL = 196  # pile cell's width
 CELL_H = 216  # and height: taller than wide, for a tower of four legible chips (4 rows fit 1280 px)
 HEADER_H = 64
 CARD_HEAD = 60  # name row of a player card
+CARD_LEFT = 40  # the row under it: how many chips the player has left
 CARD_ROW = 50  # one row of chip counts
 CARD_END_H = 252  # a card after the end (goal and figures)
 CARD_GAP = 10
@@ -94,7 +99,7 @@ def _layout(piles: int, colours: int, over: bool) -> dict[str, int]:
     if over:
         card_h = CARD_END_H
     else:
-        card_h = CARD_HEAD + CARD_ROW * -(-colours // _per_row(colours)) + 8
+        card_h = CARD_HEAD + CARD_LEFT + CARD_ROW * -(-colours // _per_row(colours)) + 8
     height = MARGIN + HEADER_H + rows * CELL_H + (rows - 1) * GAP + GAP * 2 + card_h + MARGIN
     return {"cols": cols, "rows": rows, "width": width, "height": height, "card_h": card_h,
             "grid_top": MARGIN + HEADER_H, "cards_top": height - MARGIN - card_h}
@@ -214,23 +219,26 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], w
     x = MARGIN + 4
     cy = MARGIN + HEADER_H / 2 - 4
     undrawn = set(view.get("undrawn", ()))
+    put_text(img, (x, cy), words["per_colour"], TEXT, fill=MUTED, anchor="lm")
+    x += text_width(words["per_colour"], TEXT) + 14
     for colour in view["colours"]:
         paste_flat_symbol(img, colour, x + 18, cy, 18, BACKGROUND)
         n = view["piles_by_colour"][colour]
         put_text(img, (x + 42, cy), f"{n}", TEXT, bold=True, anchor="lm")
         if colour in undrawn:
-            draw.line((x + 2, cy + 25, x + 84, cy + 25), fill=MUTED, width=3)
-        x += 100
+            draw.line((x + 2, cy + 25, x + 70, cy + 25), fill=MUTED, width=3)
+        x += 84
     right = width - MARGIN - 4
     text = f"{words['removed']}: {view['removed']}"
     put_text(img, (right, cy), text, TEXT, fill=MUTED, anchor="rm")
-    if undrawn:
-        xx = right - text_width(text, TEXT) - 30
+    xx = right - text_width(text, TEXT) - 30
+    # At the end, the colours nobody drew, with their word, where there is room (they are
+    # underlined above either way, and the results name them).
+    if undrawn and xx - 42 * len(undrawn) - text_width(words["neutral"] + ":", TEXT) > x:
         for colour in sorted(undrawn, key=view["colours"].index, reverse=True):
             paste_flat_symbol(img, colour, xx - 18, cy, 18, BACKGROUND)
             xx -= 42
-        if xx - text_width(words["neutral"] + ":", TEXT) > x:
-            put_text(img, (xx, cy), words["neutral"] + ":", TEXT, fill=MUTED, anchor="rm")
+        put_text(img, (xx, cy), words["neutral"] + ":", TEXT, fill=MUTED, anchor="rm")
 
 
 def _mini_tower(draw: ImageDraw.ImageDraw, right: float, bottom: float) -> None:
@@ -262,18 +270,16 @@ def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], sea
     if active:
         draw.polygon([(x0 + 15, hy - 13), (x0 + 15, hy + 13), (x0 + 35, hy)], fill=INK)
         nx = x0 + 42
-    if over:
-        right = x1 - 66
-    else:
-        left = view["supply_left"][seat]
-        put_text(img, (x1 - 16, hy), str(left), TEXT, bold=True, fill=INK if left else MUTED, anchor="rm")
-        right = x1 - 16 - text_width(str(left), TEXT, True) - 6
-        _mini_tower(draw, right, hy + 12)
-        right -= 36
+    right = x1 - 66 if over else x1 - 16
     put_text(img, (nx, hy), fit(safe_text(name, 16), TEXT, right - nx, True), TEXT, bold=True, anchor="lm")
     if over:
         _card_result(img, draw, view, seat, (x0, y0, x1, y1), words)
         return
+    left = view["supply_left"][seat]
+    ly = y0 + CARD_HEAD + CARD_LEFT / 2 - 6
+    _mini_tower(draw, x0 + 44, ly + 12)
+    put_text(img, (x0 + 52, ly), fit(words["chips_left"].format(n=left), TEXT, x1 - x0 - 68), TEXT,
+             fill=INK if left else MUTED, anchor="lm")
     colours = view["colours"]
     per_row = _per_row(len(colours))
     slot = (x1 - x0 - 20) / per_row
@@ -281,7 +287,7 @@ def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], sea
     for i, colour in enumerate(colours):
         row, col = divmod(i, per_row)
         sx = x0 + 10 + col * slot
-        sy = y0 + CARD_HEAD + CARD_ROW / 2 + row * CARD_ROW
+        sy = y0 + CARD_HEAD + CARD_LEFT + CARD_ROW / 2 + row * CARD_ROW
         item = _supply_item(colour, supply[colour], fill)
         img.paste(item, (round(sx), round(sy - item.height / 2)))
 

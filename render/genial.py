@@ -4,12 +4,13 @@ placements, a placement preview.
 Pure functions of an ``engines.genial.view`` dict. Each tile half is drawn as its colour's
 symbol (render.common.SYMBOLS) on a dark tile, the two halves of a tile joined; every row has
 its letter at both ends. The table's cells carry no coordinates (they cannot be read on a
-phone): moves are entered by numbered markers (:func:`candidates`). Names only through
-safe_text; at most 1280 px on the long side; the smallest text is legible at 400 px wide.
+phone): moves are chosen by number from panels of candidate placements (:func:`candidates`).
+Names only through safe_text; at most 1280 px on the long side; the smallest text is legible
+at 400 px wide.
 
     table(view, *, lang, names, highlight=None) -> PIL.Image      1080 x 1132 (1-2 tracks) or 1240
     rack(tiles, *, lang) -> PIL.Image                              tiles numbered 1..n
-    candidates(view, cands, *, lang, names) -> PIL.Image           numbered ghost placements
+    candidates(view, cands, *, lang, names) -> PIL.Image           a numbered panel per placement
     preview(view, tile, cell_a, cell_b, points, *, lang) -> PIL.Image
 
 Speed: the empty board with its letters and printed symbols is a cached layer per board; every
@@ -33,12 +34,12 @@ from render.common import (
 
 WORDS = {
     "en": {"turn": "Turn", "bag": "bag", "bonus": "bonus placement", "swap": "swap or keep?",
-           "over": "Game over", "wins": "wins", "min": "min", "team": "team", "solo": "solo",
+           "over": "Game over", "wins": "wins", "min": "lowest", "team": "team", "solo": "solo",
            "genial": "Ingenious!", "lost": "lost", "points": "points", "first": "first tile: by a free symbol",
            "nothing": "no points", "rack": "rack", "drawn": "drawn tile",
            "choose": "Choose a number", "none": "no place for this tile"},
     "ru": {"turn": "Ход", "bag": "мешок", "bonus": "бонусный ход", "swap": "обмен или оставить?",
-           "over": "Игра окончена", "wins": "побеждает", "min": "мин", "team": "команда", "solo": "соло",
+           "over": "Игра окончена", "wins": "побеждает", "min": "самый слабый", "team": "команда", "solo": "соло",
            "genial": "Гениально!", "lost": "сгорает", "points": "очки", "first": "первый тайл: к свободному символу",
            "nothing": "нет очков", "rack": "подставка", "drawn": "вытянутый тайл",
            "choose": "Выберите номер", "none": "этому тайлу некуда лечь"},
@@ -232,17 +233,6 @@ def _paste_tile(img: Image.Image, grid: _Grid, cell_a, cell_b, first: str | None
         return
     dq, dr, cell_a, cell_b, first, second = _halves(cell_a, cell_b, first, second)
     _paste_whole_tile(img, s, grid.centre(*cell_a), grid.centre(*cell_b), dq, dr, first, second, body)
-
-
-def _ghost_body(img: Image.Image, grid: _Grid, cell_a, cell_b, colour, alpha: int) -> None:
-    """A tile's body in ``colour`` at ``alpha`` over what is there (ghosts may overlap)."""
-    c1, c2 = grid.centre(*cell_a), grid.centre(*cell_b)
-    s = grid.s
-    x0, y0 = int(min(c1[0], c2[0]) - s - 2), int(min(c1[1], c2[1]) - s - 2)
-    x1, y1 = int(max(c1[0], c2[0]) + s + 3), int(max(c1[1], c2[1]) + s + 3)
-    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-    _tile_shape(ImageDraw.Draw(mask), (c1[0] - x0, c1[1] - y0), (c2[0] - x0, c2[1] - y0), s, alpha)
-    img.paste(tuple(colour), (x0, y0), mask)
 
 
 @lru_cache(maxsize=16)
@@ -559,40 +549,7 @@ def rack(tiles: Sequence[Sequence[str]], *, lang: str = "ru") -> Image.Image:
     return img
 
 
-# ------------------------------------------------------------------------------ candidates
-
-CAND_MAX = 1280          # the long side of a candidates picture
-CAND_MIN_W, CAND_MIN_H = 1040, 820
-CAND_HEAD = 92
-CAND_PAD = 24
-CAND_S_MAX = 150         # the largest hex (a few candidates close together)
-BADGE = HIGHLIGHT        # number badges: yellow, black number, black and white rims
-GHOST_ALPHA = 170
-PILL_OFF, PILL_END = 1.6, 0.74  # a pill badge: its ends (the colours) from the number, their radius
-BADGE_INK = 3  # a badge's black rim outside its radius (a pill's ends: 3 px around them)
-BADGE_GAP = 3  # between two badges' black rims: their white rims (5 px) may touch, never the numbers
-
-
-def _window(view: Mapping[str, Any], cells: Sequence[tuple[int, int]], max_w: float, max_h: float,
-            min_w: float, min_h: float, s_max: float, margin: float = 1.35):
-    """Hex size and pixel window showing ``cells`` with ``margin`` cells around, zoomed as far as
-    ``s_max`` allows, kept on the board. Returns (s, width, height, centre_x_u, centre_y_u) with
-    the centre in units of s relative to the board's centre."""
-    R = view["radius"]
-    xs = [SQRT3 * (q + r / 2) for q, r in cells]
-    ys = [1.5 * r for q, r in cells]
-    mx, my = SQRT3 * margin, 1.5 * margin + 0.4
-    ux0, ux1, uy0, uy1 = min(xs) - mx, max(xs) + mx, min(ys) - my, max(ys) + my
-    s = float(math.floor(min(s_max, max_w / (ux1 - ux0), max_h / (uy1 - uy0))))  # whole px: sprites repeat
-    width = int(min(max_w, max(min_w, (ux1 - ux0) * s)))
-    height = int(min(max_h, max(min_h, (uy1 - uy0) * s)))
-    cx, cy = (ux0 + ux1) / 2, (uy0 + uy1) / 2
-    ext_x, ext_y = SQRT3 * (R + 0.5) + 1.2, 1.5 * R + 1.4  # the board with its row letters
-    half_x, half_y = width / 2 / s, height / 2 / s
-    cx = max(-ext_x + half_x, min(ext_x - half_x, cx)) if ext_x > half_x else 0.0
-    cy = max(-ext_y + half_y, min(ext_y - half_y, cy)) if ext_y > half_y else 0.0
-    return s, width, height, cx, cy
-
+# ------------------------------------------------------------------------------ zoomed windows
 
 def _visible(grid: _Grid, box: tuple[float, float, float, float]) -> set[tuple[int, int]]:
     x0, y0, x1, y1 = box
@@ -622,199 +579,154 @@ def _draw_window(img: Image.Image, view: Mapping[str, Any], grid: _Grid, box, *,
     return visible
 
 
-def _badge_circles(kind: str, cx: float, cy: float, r: float, axis: tuple[float, float]):
-    """Circles covering what a badge draws in ink (its white rim aside): a disc, or a pill's
-    number, its two ends and the bar between them."""
-    if kind == "disc":
-        return [(cx, cy, r + BADGE_INK)]
-    ux, uy = axis
-    off, end = r * PILL_OFF, r * PILL_END + BADGE_INK + 1
-    return [(cx, cy, r + BADGE_INK)] + [(cx + ux * off * t, cy + uy * off * t, end) for t in (-1, -0.5, 0.5, 1)]
 
+# ------------------------------------------------------------------------------ candidates
 
-def _collides(circles, placed, box) -> tuple[float, float]:
-    """How much ``circles`` overlap the placed ones (their white rims may touch), and how much
-    they leave ``box``: (0, 0) is a free place."""
-    x0, y0, x1, y1 = box
-    overlap = outside = 0.0
-    for cx, cy, r in circles:
-        outside += max(0.0, x0 - (cx - r)) + max(0.0, (cx + r) - x1) + max(0.0, y0 - (cy - r)) + max(0.0, (cy + r) - y1)
-        for px, py, pr in placed:
-            overlap += max(0.0, pr + r + BADGE_GAP - math.hypot(cx - px, cy - py))
-    return overlap, outside
-
-
-def _badge_tries(kind: str, mx: float, my: float, r: float, s: float, axis, j: int, same: int):
-    """Where a badge may go, best first (lazily: most badges take one of the first): beside its
-    tile if it would hide the tile's colours, side by side with the badges of the same cells,
-    on the tile, then rings further out."""
-    perp = (-axis[1], axis[0])
-    step = r * 2 + 2 * BADGE_INK + BADGE_GAP
-    if kind == "disc" and s < 1.75 * r:  # a badge on the tile would hide its colours
-        d_off = 0.8 * s + 0.75 * r
-        yield mx + perp[0] * d_off, my + perp[1] * d_off
-        yield mx - perp[0] * d_off, my - perp[1] * d_off
-    if same > 1:  # side by side across the pair
-        first = (j - (same - 1) / 2) * step
-        yield mx + perp[0] * first, my + perp[1] * first
-    yield mx, my
-    if kind == "pill":  # a pill stays parallel to its tile, beside it
-        for k2 in (0.5, 1, 1.5, 2, 2.5, 3):
-            yield mx + perp[0] * step * k2, my + perp[1] * step * k2
-            yield mx - perp[0] * step * k2, my - perp[1] * step * k2
-    for ring in range(1, 9):  # far enough that a crowd of ten always finds free places
-        n = 12 if ring < 3 else 24
-        for t in range(n):
-            ang = math.radians(t * 360 / n + (15 if ring % 2 else 0))
-            yield mx + math.cos(ang) * ring * r * 1.3, my + math.sin(ang) * ring * r * 1.3
-
-
-def _layout_badges(items, grid: _Grid, width: int, height: int, size: int, on_cell) -> list:
-    """Each candidate's badge: (number, colours, kind, centre, tile's middle, radius, axis), in
-    free places (no two overlap) when the picture has room: a free place inside the picture
-    first, then one that leaves it least, then the least overlap."""
-    pairs: dict[frozenset, list[int]] = {}
-    for k, (_, _, _, a, b) in enumerate(items):
-        pairs.setdefault(frozenset((a, b)), []).append(k)
-    placed: list[tuple[float, float, float]] = []
-    badges = []
-    area = (4, CAND_HEAD + 4, width - 4, height - 4)
-    for ks in pairs.values():
-        for j, k in enumerate(ks):
-            n, c1, c2, a, b = items[k]
-            (xa, ya), (xb, yb) = grid.centre(*a), grid.centre(*b)
-            mx, my = (xa + xb) / 2, (ya + yb) / 2
-            d = math.hypot(xb - xa, yb - ya) or 1.0
-            axis = ((xb - xa) / d, (yb - ya) / d)
-            kind = "pill" if len(ks) > 1 or len(on_cell[a]) > 1 or len(on_cell[b]) > 1 else "disc"
-            r = max(size * 0.72, (text_width(str(n), size, True) + size * 0.45) / 2)
-            best, best_bad = None, (float("inf"), float("inf"))
-            for px, py in _badge_tries(kind, mx, my, r, grid.s, axis, j, len(ks)):
-                bad = _collides(_badge_circles(kind, px, py, r, axis), placed, area)
-                if bad < best_bad:
-                    best, best_bad = (px, py), bad
-                if bad == (0.0, 0.0):
-                    break
-            placed += _badge_circles(kind, *best, r, axis)
-            badges.append((n, c1, c2, kind, best, (mx, my), r, axis))
-    return badges
-
-
-def candidate_badges(view: Mapping[str, Any], cands: Sequence[Sequence[Any]]) -> list[tuple[int, list]]:
-    """Each badge of :func:`candidates` as (number, circles covering its ink), for tests."""
-    items = _items(cands)
-    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
-    badges = _layout_badges(items, grid, width, height, _badge_size(width, grid.s), _on_cell(items))
-    return [(n, _badge_circles(kind, *at, r, axis)) for n, _, _, kind, at, _, r, axis in badges]
+# One panel per candidate, three to a row, the buttons under the picture laid out the same way.
+# A panel is a strip (the number to press, the two cells, the points) over the board around
+# its placement, zoomed the same in every panel, the tile drawn there with its colours as it
+# would lie. Candidates of a page often share a cell, or lie both ways round on the same two:
+# drawn on one board, their numbers covered each other and the tile's halves were 5 px at
+# 400 px wide; apart, nothing covers anything.
+CAND_COLS = 3
+CAND_HEAD = 92           # the strip above the panels: the tile and what to do
+CAND_PAD = 16            # around the panels
+CAND_GAP = 12            # between two panels
+CAND_PANEL_W = 381       # three panels: a picture 1200 px wide
+CAND_STRIP = 88          # a panel's strip: the number beside two lines, the cells and the points
+CAND_CROP = 270          # a panel's board, below its strip
+CAND_S = 50              # hex size in a panel: a tile half's symbol 19 px across at 400 px wide
+BADGE = HIGHLIGHT        # the number's box: yellow, black number and rim
+CAND_TEXT = min_font(2 * CAND_PAD + CAND_COLS * CAND_PANEL_W + (CAND_COLS - 1) * CAND_GAP)  # 33
+CAND_NUMBER = 56  # 18 px at 400 px wide: the number to press, the biggest text of a panel
+CAND_DOT = math.ceil(CAND_TEXT * 0.55)  # a points' colour symbol: its radius (as tall as the text)
 
 
 def _items(cands):
-    return [(int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])))
-            for n, c1, c2, a, b in cands]
+    """(number, first colour, second colour, first cell, second cell, points) of each candidate;
+    points: ((colour, gained), ...) or () when none were given."""
+    out = []
+    for cand in cands:
+        n, c1, c2, a, b = cand[:5]
+        points = tuple((str(c), int(g)) for c, g in (cand[5] if len(cand) > 5 else ()))
+        out.append((int(n), str(c1), str(c2), (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), points))
+    return out
 
 
-def _on_cell(items) -> dict[tuple[int, int], set[str]]:
-    """What each covered cell would show: the colours candidates put on it."""
-    on_cell: dict[tuple[int, int], set[str]] = {}
-    for _, c1, c2, a, b in items:
-        on_cell.setdefault(a, set()).add(c1)
-        on_cell.setdefault(b, set()).add(c2)
-    return on_cell
+def candidates_size(count: int) -> tuple[int, int]:
+    """The size of :func:`candidates`' picture for ``count`` candidates (3 panels to a row; none:
+    the strip that says so, two panels wide)."""
+    cols = max(1, min(CAND_COLS, count)) if count else 2
+    rows = -(-count // CAND_COLS)
+    width = 2 * CAND_PAD + cols * CAND_PANEL_W + (cols - 1) * CAND_GAP
+    height = CAND_HEAD + 2 * CAND_PAD + rows * (CAND_STRIP + CAND_CROP) + max(0, rows - 1) * CAND_GAP
+    return width, height
 
 
-def _badge_size(width: int, s: float) -> int:
-    """The badges' numbers: big enough for a phone (14 px at 400 px wide)."""
-    return max(min_font(width, 14.5), min(58, int(s * 0.42)))
+def candidate_panels(count: int) -> list[tuple[int, int, int, int]]:
+    """Each candidate's panel (x0, y0, x1, y1) in reading order: its strip on top, its board below."""
+    boxes = []
+    for k in range(count):
+        row, col = divmod(k, CAND_COLS)
+        x0 = CAND_PAD + col * (CAND_PANEL_W + CAND_GAP)
+        y0 = CAND_HEAD + CAND_PAD + row * (CAND_STRIP + CAND_CROP + CAND_GAP)
+        boxes.append((x0, y0, x0 + CAND_PANEL_W, y0 + CAND_STRIP + CAND_CROP))
+    return boxes
 
 
-def _candidates_frame(view: Mapping[str, Any], cells: Sequence[tuple[int, int]]) -> tuple[_Grid, int, int]:
-    """The grid and picture size of :func:`candidates` for candidates on ``cells``."""
-    s, bw, bh, ucx, ucy = _window(view, list(cells) or [(0, 0)], CAND_MAX - 2 * CAND_PAD,
-                                  CAND_MAX - CAND_HEAD - 2 * CAND_PAD, CAND_MIN_W - 2 * CAND_PAD,
-                                  CAND_MIN_H - CAND_HEAD - 2 * CAND_PAD, CAND_S_MAX)
-    width, height = bw + 2 * CAND_PAD, bh + 2 * CAND_PAD + CAND_HEAD
-    grid = _Grid(view["radius"], s, width / 2 - ucx * s, CAND_HEAD + (height - CAND_HEAD) / 2 - ucy * s)
-    return grid, width, height
+def candidate_grid(view: Mapping[str, Any], cell_a, cell_b) -> _Grid:
+    """The grid of a panel's board (pixels of the panel's board area), centred on the placement."""
+    (qa, ra), (qb, rb) = cell_a, cell_b
+    mx = CAND_S * SQRT3 * ((qa + qb) / 2 + (ra + rb) / 4)
+    my = 1.5 * CAND_S * (ra + rb) / 2
+    return _Grid(view["radius"], CAND_S, CAND_PANEL_W / 2 - mx, CAND_CROP / 2 - my)
+
+
+def _cand_board(view: Mapping[str, Any], item) -> Image.Image:
+    """A panel's board: the cells around the placement, and the tile on them, rimmed in yellow,
+    each half's symbol on its cell (as :func:`preview` draws it)."""
+    _, c1, c2, a, b, _ = item
+    img, draw = new_canvas(CAND_PANEL_W, CAND_CROP)
+    grid = candidate_grid(view, a, b)
+    _draw_window(img, view, grid, (0, 0, CAND_PANEL_W, CAND_CROP), letters=CAND_TEXT + 3)
+    _halo(draw, grid.centre(*a), grid.centre(*b), CAND_S, HIGHLIGHT, CAND_S * 0.16)
+    _paste_tile(img, grid, a, b, c1, c2, body=TILE_GHOST)
+    return img
+
+
+def reading_order(a, b) -> tuple:
+    """Two cells as one reads them on the board: the upper row first, then the left one."""
+    return tuple(sorted((a, b), key=lambda c: (c[1], c[0])))
+
+
+def _cand_strip(img: Image.Image, item, box, radius: int) -> None:
+    """The strip of a panel: the number in its yellow box; beside it the two cells as one reads
+    them («I5–I6»: which colour goes where, the tile below shows) and the points per colour,
+    as the list under the picture says them."""
+    n, c1, c2, a, b, points = item
+    x0, y0, x1, _ = box
+    label = str(n)
+    w = max(CAND_STRIP - 10, text_width(label, CAND_NUMBER, True) + 24)
+    paste_box(img, (x0 + 6, y0 + 6, x0 + 6 + w, y0 + CAND_STRIP - 2), 12, BADGE, INK, 3, bg=PANEL)
+    put_text(img, (x0 + 6 + w / 2, y0 + CAND_STRIP / 2 + 2), label, CAND_NUMBER, bold=True, anchor="mm")
+    x = x0 + 6 + w + 14
+    top, bottom = y0 + CAND_STRIP * 0.3 + 2, y0 + CAND_STRIP * 0.72 + 2
+    first, second = reading_order(a, b)
+    put_text(img, (x, top), f"{cell_label(first, radius)}–{cell_label(second, radius)}", CAND_TEXT, bold=True,
+             anchor="lm")
+    if not points:
+        put_text(img, (x, bottom), "+0", CAND_TEXT, bold=True, fill=MUTED, anchor="lm")
+    for colour, gained in points:
+        _small_symbol(img, colour, x + CAND_DOT, bottom, CAND_DOT)
+        note_symbol(2 * CAND_DOT)
+        x += 2 * CAND_DOT + 4
+        put_text(img, (x, bottom), f"+{gained}", CAND_TEXT, bold=True, anchor="lm")
+        x += text_width(f"+{gained}", CAND_TEXT, True) + 16
 
 
 def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang: str = "ru",
                names: Sequence[str] = ()) -> Image.Image:
-    """The board around numbered candidate placements of one tile, for choosing by number.
+    """Numbered candidate placements of one tile, each in a panel of its own, for choosing by
+    number (up to 9 in a picture 1200 px wide, three to a row).
 
-    cands: ``(number, colour_first, colour_second, cell_first, cell_second)`` each, with colours
-    and cells as :func:`preview` takes them (up to about 10). The picture (1040-1280 px wide,
-    at most 1280 px tall) zooms on the part of the board that holds every candidate; each is a
-    ghost of the tile on its two cells (its symbols shown where no other candidate puts another
-    colour) with a big yellow numbered badge on the edge between the cells. Candidates on the
-    same pair of cells get badges that carry the two colours in order, set side by side;
-    badges that would overlap are moved to a free place, with a leader line to a dot on their
-    tile (no two badges overlap: see :func:`_layout_badges`).
+    cands: ``(number, colour_first, colour_second, cell_first, cell_second[, points])`` each,
+    colours and cells as :func:`preview` takes them, ``points`` ((colour, gained), ...) in the
+    tile's order. A panel shows the number on yellow, the two cells («I5–I6», first colour's
+    cell first) and the points, over the board around the placement with the tile drawn on it.
     names: accepted like :func:`table`'s; the picture names nobody.
     """
     words = _w(lang)
     items = _items(cands)
-    grid, width, height = _candidates_frame(view, [cell for it in items for cell in it[3:5]])
-    s = grid.s
-    img, draw = new_canvas(width, height)
-    box = (0, CAND_HEAD, width, height)
-    letters = max(min_font(width), int(s * 0.55))
-    _draw_window(img, view, grid, box, letters=letters)
-    if not items:
-        _cand_header(img, items, words)
-        return img
-    on_cell = _on_cell(items)
-    # ghosts: the bodies first (one per pair of cells), then the symbols every candidate agrees on
-    for a, b in {frozenset((it[3], it[4])): (it[3], it[4]) for it in items}.values():
-        _halo(draw, grid.centre(*a), grid.centre(*b), s, (255, 255, 255), max(3.0, s * 0.09))
-        _ghost_body(img, grid, a, b, TILE_GHOST, GHOST_ALPHA)
-    for cell, colours in on_cell.items():
-        if len(colours) == 1:
-            _paste_symbol(img, next(iter(colours)), *grid.centre(*cell), s * 0.92)
-    size = _badge_size(width, s)
-    badges = _layout_badges(items, grid, width, height, size, on_cell)
-    dot = max(8.0, min_font(width) / 2)  # the end of a leader: the tile it numbers, legible too
-    for _, _, _, _, (px, py), (mx, my), r, _ in badges:  # leaders under every badge
-        if math.hypot(px - mx, py - my) > r * 0.6:
-            draw.line((px, py, mx, my), fill=(255, 255, 255), width=7)
-            draw.line((px, py, mx, my), fill=INK, width=3)
-            draw.ellipse((mx - dot, my - dot, mx + dot, my + dot), fill=INK, outline=(255, 255, 255), width=3)
-            note_symbol(2 * dot)
-    for n, c1, c2, kind, (px, py), _, r, (ux, uy) in badges:
-        if kind == "pill":
-            off = r * PILL_OFF
-            p0, p1 = (px - ux * off, py - uy * off), (px + ux * off, py + uy * off)
-            re = r * PILL_END
-            draw.line((p0, p1), fill=INK, width=int(2 * re + 6))
-            for ex, ey in (p0, p1):
-                draw.ellipse((ex - re - 3, ey - re - 3, ex + re + 3, ey + re + 3), fill=INK)
-            draw.line((p0, p1), fill=(255, 255, 255), width=int(2 * re))
-            for (ex, ey), colour in ((p0, c1), (p1, c2)):
-                draw.ellipse((ex - re, ey - re, ex + re, ey + re), fill=(255, 255, 255))
-                _small_symbol(img, colour, ex, ey, re * 0.78)
-        draw.ellipse((px - r - 5, py - r - 5, px + r + 5, py + r + 5), fill=(255, 255, 255))
-        draw.ellipse((px - r - 2, py - r - 2, px + r + 2, py + r + 2), fill=INK)
-        draw.ellipse((px - r + 2, py - r + 2, px + r - 2, py + r - 2), fill=BADGE)
-        put_text(img, (px, py), str(n), size, bold=True, anchor="mm")
+    width, height = candidates_size(len(items))
+    img, _ = new_canvas(width, height)
+    for item, box in zip(items, candidate_panels(len(items))):
+        x0, y0, x1, y1 = box
+        paste_box(img, box, 12, PANEL, PANEL_EDGE, 2)
+        img.paste(_cand_board(view, item), (x0, y0 + CAND_STRIP))
+        ImageDraw.Draw(img).rectangle(box, outline=PANEL_EDGE, width=2)
+        _cand_strip(img, item, box, view["radius"])
     _cand_header(img, items, words)
     return img
 
 
 def _cand_header(img: Image.Image, items, words) -> None:
-    """The strip above the board: the tile and what to do."""
+    """The strip above the panels: the tile and what to do."""
     width = img.width
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, width, CAND_HEAD), fill=BACKGROUND)
     draw.line((0, CAND_HEAD, width, CAND_HEAD), fill=PANEL_EDGE, width=2)
-    head = min_font(width) + 4
+    head = max(min_font(width) + 4, CAND_TEXT)  # (as big as the panels' words on a narrow picture)
     x = CAND_PAD
     if items:
-        mini = _legible_s(width)
+        mini = max(_legible_s(width), 18)
         _mini_tile(img, x + SQRT3 * mini + 4, CAND_HEAD / 2, mini, (items[0][1], items[0][2]))
         x += 2 * SQRT3 * mini + 30
         nums = sorted(it[0] for it in items)
         label = f"{words['choose']}: {nums[0]}–{nums[-1]}" if len(nums) > 1 else f"{words['choose']}: {nums[0]}"
     else:
         label = words["none"]
+    while head > min_font(width) + 4 and text_width(label, head, True) > width - x - CAND_PAD:
+        head -= 1
     put_text(img, (x, CAND_HEAD / 2), fit(label, head, width - x - CAND_PAD, True), head, bold=True,
              anchor="lm")
 

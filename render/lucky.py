@@ -68,7 +68,7 @@ WORDS = {
     "bank": {"ru": "забрать", "en": "bank"},
     "bust": {"ru": "осечка", "en": "bust"},
     "empty": {"ru": "пусто", "en": "empty"},
-    "min": {"ru": "мин", "en": "min"},
+    "min": {"ru": "самый слабый", "en": "weakest"},
     "target": {"ru": "цель", "en": "goal"},
     "completed": {"ru": "всё собрано", "en": "completed"},
     "reserve_empty": {"ru": "резерв пуст", "en": "reserve empty"},

@@ -1,10 +1,17 @@
 """A whole game as one animated GIF: a frame per position, each the game's own table picture.
 
     animation(frames, *, lang, width) -> bytes
+    seconds(count) -> int        how long the replay of ``count`` positions lasts
 
 ``frames`` are picklable callables (``functools.partial`` of a game's ``table``), one per
 position, opening first; each returns the table as a ``PIL.Image``. The job runs in the drawing
 process (bot/rendering.py) like any picture.
+
+Its length: about a minute at most, however long the game (a 150-move lucky game took 141 s at
+a fixed pace). A short game goes at MOVE_MS a move; a longer one faster, down to FASTEST_MS;
+beyond that only every second (third…) position of the middle is shown. The opening, the last
+few moves (at MOVE_MS: the end can be followed) and the final position (held) are always shown
+(:func:`schedule`).
 
 Why a GIF of one shared palette: our tables are flat colours and their antialiased edges, which
 a palette of the board's own colours holds without a visible change (see
@@ -20,6 +27,7 @@ scaled to ``width`` and the canvas is as tall as the tallest; the shorter ones a
 from __future__ import annotations
 
 import io
+import math
 from typing import Callable, Sequence
 
 from PIL import Image
@@ -33,7 +41,10 @@ from render.common import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, min_font, put
 WIDTH = 540
 NARROW = 400  # px: the width tried when the first result exceeds ``max_bytes``
 MAX_BYTES = 4 * 1024 * 1024  # far below Telegram's 50 MB for an animation
-MOVE_MS = 900  # each position
+MOVE_MS = 900  # each position of a short game, and the last few of any game
+FASTEST_MS = 250  # the quickest a move goes by (a GIF's delay is in hundredths of a second)
+LENGTH_MS = 60_000  # a replay lasts about this long at most
+SLOW_END = 3  # moves before the final position shown at MOVE_MS
 FIRST_MS = 1500  # the opening: a moment to see who plays
 FINAL_MS = 6000  # the final position, held (a GIF loops: this is the pause before it starts again)
 COLOURS = 255  # one index is left for the transparency of unchanged pixels
@@ -41,7 +52,8 @@ _SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row of a 
 
 WORDS = {
     "en": {"start": "Start", "move": "Move {n} of {total}", "final": "Final position"},
-    "ru": {"start": "Начало", "move": "Ход {n} из {total}", "final": "Итог"},
+    # («Шаг», not «Ход»: the table under the band says «Ход: Аня», whose turn it is)
+    "ru": {"start": "Начало", "move": "Шаг {n} из {total}", "final": "Итог"},
 }
 
 
@@ -98,15 +110,17 @@ def _palette(frames: Sequence[Image.Image]) -> Image.Image:
     return sheet.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en",
-              width: int = WIDTH) -> list[Image.Image]:
-    """Every position drawn, scaled to ``width``, under its band, on canvases of one size (RGB)."""
+def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", width: int = WIDTH,
+              shown: Sequence[int] | None = None) -> list[Image.Image]:
+    """The positions ``shown`` (default: every one) drawn, scaled to ``width``, under their band
+    (which counts every position), on canvases of one size (RGB)."""
     total = len(frames) - 1
-    tables = [_scaled(draw(), width) for draw in frames]
+    shown = range(len(frames)) if shown is None else shown
+    tables = [_scaled(frames[i](), width) for i in shown]
     band = band_height(width)
     height = band + max(t.height for t in tables)
     out = []
-    for i, table in enumerate(tables):
+    for i, table in zip(shown, tables):
         # Padding takes the colour of the table's bottom edge, so a short frame looks finished.
         canvas = Image.new("RGB", (width, height), table.getpixel((0, table.height - 1)))
         canvas.paste(_band(width, i, total, lang), (0, 0))
@@ -115,20 +129,41 @@ def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en",
     return out
 
 
+def schedule(count: int) -> list[tuple[int, int]]:
+    """(position, milliseconds) of each frame of a replay of ``count`` positions: the opening a
+    little longer, the middle as fast as it must be for about LENGTH_MS in all (every k-th
+    position once FASTEST_MS is not enough), the last SLOW_END moves at MOVE_MS, the final
+    position held."""
+    last = count - 1
+    if last <= 0:
+        return [(0, FINAL_MS)]
+    end = list(range(max(1, last - SLOW_END), last))
+    middle = list(range(1, end[0] if end else last))
+    room = LENGTH_MS - FIRST_MS - FINAL_MS - MOVE_MS * len(end)
+    pace = MOVE_MS
+    if middle:
+        middle = middle[::max(1, math.ceil(len(middle) * FASTEST_MS / room))]
+        pace = max(FASTEST_MS, min(MOVE_MS, room // len(middle) // 10 * 10))  # whole hundredths
+    return [(0, FIRST_MS)] + [(i, pace) for i in middle] + [(i, MOVE_MS) for i in end] + [(last, FINAL_MS)]
+
+
+def seconds(count: int) -> int:
+    """How long a replay of ``count`` positions lasts, in whole seconds (said in its caption)."""
+    return round(sum(ms for _, ms in schedule(count)) / 1000)
+
+
 def durations(count: int) -> list[int]:
-    """Milliseconds each frame shows: the opening a little longer, the final position held."""
-    if count == 1:
-        return [FINAL_MS]
-    return [FIRST_MS] + [MOVE_MS] * (count - 2) + [FINAL_MS]
+    """Milliseconds each frame of a replay of ``count`` positions shows (see :func:`schedule`)."""
+    return [ms for _, ms in schedule(count)]
 
 
-def encode_gif(frames: Sequence[Image.Image]) -> bytes:
+def encode_gif(frames: Sequence[Image.Image], durations_ms: Sequence[int]) -> bytes:
     """A looping GIF of RGB ``frames`` (of one size) in one shared palette, without dithering
     (it would only add noise to flat areas, and defeat the unchanged-pixel transparency)."""
     palette = _palette(frames)
     indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     buf = io.BytesIO()
-    indexed[0].save(buf, format="GIF", save_all=True, append_images=indexed[1:], duration=durations(len(frames)),
+    indexed[0].save(buf, format="GIF", save_all=True, append_images=indexed[1:], duration=list(durations_ms),
                     loop=0, optimize=True, disposal=1)
     return buf.getvalue()
 
@@ -139,10 +174,12 @@ def animation(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", 
     ``max_bytes``."""
     if not frames:
         raise ValueError("a replay needs at least the opening position")
-    drawn = frames_of(frames, lang=lang, width=width)
-    data = encode_gif(drawn)
+    plan = schedule(len(frames))
+    drawn = frames_of(frames, lang=lang, width=width, shown=[i for i, _ in plan])  # the skipped: never drawn
+    ms = [d for _, d in plan]
+    data = encode_gif(drawn, ms)
     if len(data) > max_bytes and width > NARROW:
         # The frames made smaller, not drawn again (drawing is most of the cost); the band's
         # text is sized in proportion to the width, so it shrinks with them.
-        data = encode_gif([_scaled(frame, NARROW) for frame in drawn])
+        data = encode_gif([_scaled(frame, NARROW) for frame in drawn], ms)
     return data

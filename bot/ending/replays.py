@@ -23,7 +23,7 @@ from typing import Awaitable, Callable
 
 from engines import registry
 from engines.replay import public_views
-from render.replay import animation
+from render.replay import animation, seconds
 from bot.table.background import Background
 from bot.table.book import Match
 from bot.words.i18n import nt, t
@@ -124,9 +124,10 @@ class Replays:
 
     @staticmethod
     def caption(match: Match, lang: str, moves: int) -> str:
-        """"🎞 Cones, the whole game: 45 moves · Anna, Boris"."""
+        """"🎞 Cones, the whole game: 45 moves · lasts 38 s · Anna, Boris" (how long the
+        animation runs before it starts again: render.replay.seconds)."""
         game = match.game
         title = game_name(registry.info(game.kind), lang)
         names = ", ".join(in_text(s.name) if clean(s.name) else t(lang, "a player") for s in game.seats)
-        return t(lang, "🎞 <b>{game}</b>, the whole game: {moves} · {names}", game=title,
-                 moves=nt(lang, "{n} move", "{n} moves", moves), names=names)
+        return t(lang, "🎞 <b>{game}</b>, the whole game: {moves} · lasts {seconds} s · {names}", game=title,
+                 moves=nt(lang, "{n} move", "{n} moves", moves), seconds=seconds(moves + 1), names=names)

@@ -1,16 +1,15 @@
-"""A game ended: what it means beyond its own table (today the series of games of any kind).
+"""A series: several games in a row by the same people, of any kind.
 
-``record`` adds a finished game's series points (the adapter's ``series_points``: by place, or
-lucky's victory points) to its series and says who sits where in the next game; the game loop
-posts the standings and starts that game. Records and ratings of players are
-``bot/records/records.py``'s, which hears the same end of a game.
+``Standings.record`` adds a finished game's series points (the adapter's ``series_points``: by
+place, or lucky's victory points) to its series and says who sits where in the next game; the
+Finisher (``bot/ending/finisher.py``) shows the standings below the results and starts that game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from bot.table.book import Match
-from bot.games.base import points_text, whole
+from bot.words.format import points_text, whole
 from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.storage.store import Game, GameStore, Seat, Series
@@ -47,7 +46,7 @@ class SeriesNews:
         return "\n".join(lines)
 
 
-class Results:
+class Standings:
     def __init__(self, store: GameStore):
         self.store = store
 

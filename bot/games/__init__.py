@@ -1,4 +1,8 @@
-"""The Telegram side of each game: one adapter module per engine."""
+"""The Telegram side of each game: one adapter module per engine (``base.py`` holds the contract
+they share: what an adapter turns an engine's views and events into), found by the game's id.
+
+It may use ``words``, ``outgoing`` (buttons) and ``storage`` (the game's record).
+"""
 from __future__ import annotations
 
 import importlib

@@ -11,13 +11,10 @@ or ``?`` codes for things that only show an alert (a goal colour).
 from __future__ import annotations
 
 import hashlib
-import html
-import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from telegram.constants import MessageLimit
 from telegram.helpers import create_deep_linked_url
 
 from engines import registry
@@ -26,65 +23,13 @@ from bot.outgoing.keyboard import Button
 from bot.words.names import clean, in_text
 from bot.words.refusals import Refused
 from bot.storage.store import Game
+from bot.words.format import MEDALS, message_link, whole
 from bot.words.texts import game_name, game_sign, option_label
-
-
-CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # in UTF-16 units of the text after its HTML is parsed
-CAPTION_BUDGET = 1000  # what a table's caption aims at, a little under the limit
-
-
-def plain_text(text: str) -> str:
-    """An HTML text as the text it shows (its tags dropped, its entities read)."""
-    return html.unescape(re.sub(r"<[^>]*>", "", text))
-
-
-def plain_len(text: str) -> int:
-    """Length of an HTML text as Telegram counts it (UTF-16 units of what is shown)."""
-    return len(plain_text(text).encode("utf-16-le")) // 2
-
-
-def fits_caption(text: str) -> bool:
-    """Whether an HTML text may be a photo's caption."""
-    return plain_len(text) <= CAPTION_LIMIT
-
-
-def fit_caption(head: list[str], story: list[str], tail: list[str], *, max_story: int = 6) -> str:
-    """head + the newest story lines that fit + tail, within a photo caption's limit.
-
-    Should even head and tail be too long (names of 64 characters each at a full table), the
-    caption falls back to its plain text, cut, rather than have Telegram refuse the message.
-    """
-    story = list(story)[-max_story:]
-    while True:
-        text = "\n".join(head + story + tail)
-        if plain_len(text) <= CAPTION_BUDGET:
-            return text
-        if not story:
-            break
-        story.pop(0)
-    units = html.unescape(re.sub(r"<[^>]*>", "", text)).encode("utf-16-le")[:2 * (CAPTION_BUDGET - 1)]
-    return html.escape(units.decode("utf-16-le", "ignore"), quote=False) + "…"
 
 
 def image_key(*parts: object) -> str:
     """A short key of everything a picture depends on (equal keys: the picture is unchanged)."""
     return hashlib.sha1(repr(parts).encode()).hexdigest()
-
-
-def message_link(chat_id: int, message_id: int | None) -> str | None:
-    """A t.me link to a message of a supergroup (plain groups and private chats have none)."""
-    text = str(chat_id)
-    if message_id is None or not text.startswith("-100"):
-        return None
-    return f"https://t.me/c/{text[4:]}/{message_id}"
-
-
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-
-def medal(place: int) -> str:
-    """🥇 🥈 🥉 for the first three places, then "4."."""
-    return MEDALS.get(place, f"{place}.")
 
 
 def cancelled(ctx: "Ctx") -> bool:
@@ -108,11 +53,6 @@ def place_words(lang: str, place: int, places: list[int]) -> str:
     return t(lang, "place {place} of {n}", place=place, n=len(places))
 
 
-def whole(value: float) -> float:
-    """A number of series points as an int when it is whole (2.0 -> 2), so JSON and text stay plain."""
-    return int(value) if value == int(value) else value
-
-
 def points_by_place(places: list[int]) -> list[float]:
     """Series points of one game by place: one for every player (or team) finishing below you and
     a half for every one tied with you, so n players get n-1, ..., 1, 0 and players who share
@@ -123,14 +63,6 @@ def points_by_place(places: list[int]) -> list[float]:
         tied = places.count(place) - 1
         out.append(whole(below + tied / 2))
     return out
-
-
-def points_text(value: float) -> str:
-    """"3", "1½", "½": series points as people write them."""
-    units = int(value)
-    if value == units:
-        return str(units)
-    return (str(units) if units else "") + "½"
 
 
 def series_rule(lang: str) -> str:
@@ -250,8 +182,8 @@ class GameUI:
     has_private: bool = False
     # Moves are chosen in the private chat (the table shows a button to open it).
     moves_in_private: bool = False
-    # Moves may also be made on the Mini App's page (bot/webapp); other games show a read-only board there.
-    moves_on_page: bool = False
+    # Moves may also be made on the Mini App's page (bot/webapp; every game is); False: a read-only board there.
+    moves_on_page: bool = True
 
     def table(self, ctx: Ctx, path: str = "") -> View:
         raise NotImplementedError
@@ -297,6 +229,11 @@ class GameUI:
         """The seat's result as one number for statistics (a person's best is shown), from the
         stored outcome (``Game.outcome``); None for a game without one."""
         return None
+
+    def best_score_text(self, best: int, lang: str) -> str:
+        """A person's best ``score`` in their /stats, saying what the number counts (in trio it
+        is the tiles left in hand, where «best score: 0» read as no points at all)."""
+        return t(lang, "best score: {n}", n=best)
 
     def teams(self, options: dict, seats: int) -> list[int]:
         """The side each seat plays on (rated together); by default everyone plays alone."""

@@ -23,10 +23,8 @@ from engines import cones as engine
 from render import cones as drawing
 from render.common import picture_of
 from bot.outgoing import keyboard
-from bot.games.base import (
-    Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, medal, points_by_place,
-    series_rule,
-)
+from bot.games.base import Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import medal
 from bot.games.colours import colour
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
@@ -48,6 +46,9 @@ class UI(GameUI):
     def score(self, outcome: dict, seat: int) -> int | None:
         """Piles of the player's goal colour."""
         return int(outcome["scores"][seat]["piles"])
+
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} pile of your colour", "best: {n} piles of your colour", best)
 
     # ---- the table ---------------------------------------------------------------------
 
@@ -284,7 +285,7 @@ class UI(GameUI):
         for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
             decided = self._tie_break(mine, scores[other])
             if decided == "chips":
-                detail += "; " + t(lang, "level on piles with {name}, piles with chips decided: {x} against {y}",
+                detail += "; " + t(lang, "level with {name} on piles, piles with chips decided: {x} against {y}",
                                    name=ctx.name(other), x=mine["piles_with_chips"],
                                    y=scores[other]["piles_with_chips"])
             elif decided == "tallest":

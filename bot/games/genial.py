@@ -18,14 +18,12 @@ from engines import genial as engine
 from engines import registry
 from render import genial as drawing
 from render.common import picture_of
-from bot.games.base import (
-    Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key,
-    points_by_place, series_rule,
-)
+from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import fit_caption
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
 from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
-from bot.words.i18n import t
+from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
 from bot.words.numbers import has_foreign_digits
 from bot.words.refusals import Refused
@@ -43,6 +41,9 @@ class UI(GameUI):
     def score(self, outcome: dict, seat: int) -> int | None:
         """The lowest colour (what places are decided by first)."""
         return int(outcome["scores"][seat][0])
+
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} point in the lowest colour", "best: {n} points in the lowest colour", best)
 
     def teams(self, options: dict, seats: int) -> list[int]:
         """Partners sit opposite: players 1+3 against 2+4 (the engine's ``holder``)."""
@@ -146,8 +147,8 @@ class UI(GameUI):
                 else:
                     lines.append(t(lang, "🎉 Bonus placement: place one more tile from your rack."))
             elif view["first_tile_rule"]:
-                lines.append(t(lang, "Your first tile must touch a printed symbol that no other "
-                                     "player's tile touches yet."))
+                lines.append(t(lang, "Your first tile goes next to a printed symbol that has no other "
+                                     "player's tile beside it yet."))
             step = compose(ctx, seat, view, path)
             lines += step.lines
             rows = step.rows

@@ -3,9 +3,12 @@
 1. The tile: rack tiles as buttons under the rack picture (skipped when the tile to place was
    drawn from the bag, or when the rack holds one kind of tile only).
 2. The placement: every legal placement of that tile (both orientations of a non-double tile are
-   separate placements), best first for this player (:func:`ranked`), 8 to a page. The picture
-   (render.genial.candidates) zooms on the page's placements and numbers them; the buttons are
-   those numbers, "▶ more" / "◀ 1–8" between pages and "◀️ Back" to the tiles.
+   separate placements), best first for this player (:func:`ranked`), 9 to a page. The picture
+   (render.genial.candidates) gives each of the page's placements a panel of its own, three to a
+   row: its number, its cells and points, the board around it with the tile drawn on its two
+   cells; the list in the caption names each one's cells with their colours beside its points
+   («3 · 🟣 I5 🟡 I6 → 🟡 +1 🟣 +3»: no two lines alike). The buttons are those numbers, three
+   to a row as the panels are, "▶ more" / "◀ 1–9" between pages and "◀️ Back" to the tiles.
 3. The preview (render.genial.preview and the points per colour): "✅ Confirm" applies the move,
    "◀️ Back" returns to the same page.
 
@@ -38,7 +41,7 @@ from bot.games.colours import EMOJI, colour
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
 
-PER_PAGE = 8
+PER_PAGE = 9  # three rows of three panels (render.genial.CAND_COLS)
 _CELL = r"[A-O]\d{1,2}"
 PATH_RE = re.compile(rf"^(?:([roygbp]{{2}})(\d{{1,3}})?(?:({_CELL})({_CELL}))?)?$")
 LETTER = dict(zip(engine.COLOURS, engine.LETTERS))
@@ -193,6 +196,7 @@ def _tiles_step(view: dict, lang: str) -> Step:
 def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidate]) -> Step:
     tile = choice.tile
     code = tile_code(tile)
+    R = view["radius"]
     first = choice.page * PER_PAGE
     page = cands[first:first + PER_PAGE]
     lines = [t(lang, "Tile: {tile}", tile=tile_words(tile, lang))]
@@ -206,7 +210,8 @@ def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidat
                              "({a}–{b} of {n}).", a=first + 1, b=first + len(page), n=len(cands)))
     else:
         lines.append(t(lang, "Choose a placement by its number: the best for your lowest colour come first."))
-    lines += [f"<b>{first + k + 1}</b> · {gains_text(c.points, lang)}" for k, c in enumerate(page)]
+    lines += [f"<b>{first + k + 1}</b> · {cells_text(c, R)} → {gains_text(c.points, lang)}"
+              for k, c in enumerate(page)]
     if choice.page == 0 and not back:  # no tile step: its hint goes here
         lines.append(_typing_hint(view, lang))
     numbers = [Button(str(first + k + 1), f"~{code}{choice.page}{c.code}") for k, c in enumerate(page)]
@@ -215,10 +220,17 @@ def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidat
         paging.append(Button(f"◀ {first - PER_PAGE + 1}–{first}", f"~{code}{choice.page - 1}"))
     if first + PER_PAGE < len(cands):
         paging.append(Button(t(lang, "▶ more"), f"~{code}{choice.page + 1}"))
-    drawn = [(first + k + 1, c.first, c.second, list(c.cell_a), list(c.cell_b)) for k, c in enumerate(page)]
+    drawn = drawn_page(page, first)
     image = partial(picture_of, drawing.candidates, view, drawn, lang=lang)
-    return Step(lines, keyboard.chunk(numbers, 4) + [back + paging], image,
+    return Step(lines, keyboard.chunk(numbers, drawing.CAND_COLS) + [back + paging], image,
                 image_key("genial-cands", view, drawn, lang))
+
+
+def drawn_page(page: list[Candidate], first: int) -> list[tuple]:
+    """A page of candidates as render.genial.candidates draws them, numbered from ``first + 1``."""
+    return [(first + k + 1, c.first, c.second, list(c.cell_a), list(c.cell_b),
+             [(colour_, p["gained"]) for colour_, p in c.points.items() if p.get("gained")])
+            for k, c in enumerate(page)]
 
 
 def _preview_step(view: dict, lang: str, choice: Choice, cand: Candidate) -> Step:
@@ -238,6 +250,14 @@ def _preview_step(view: dict, lang: str, choice: Choice, cand: Candidate) -> Ste
 def lost_text(lang: str, n: int) -> str:
     """"(2 points lost at the end of the track)"."""
     return nt(lang, "({n} point lost at the end of the track)", "({n} points lost at the end of the track)", n)
+
+
+def cells_text(cand: Candidate, radius: int) -> str:
+    """"🟣 I5 🟡 I6": the placement's two cells as one reads them (the picture's «I5–I6»), each
+    after the colour that goes there, so that both ways round on one pair read apart."""
+    on = {cand.cell_a: cand.first, cand.cell_b: cand.second}
+    return " ".join(f"{EMOJI.get(on[cell], '?')} {engine.cell_label(cell, radius)}"
+                    for cell in drawing.reading_order(cand.cell_a, cand.cell_b))
 
 
 def gains_text(points: dict, lang: str) -> str:

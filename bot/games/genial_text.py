@@ -5,7 +5,8 @@ import html
 
 from engines import genial as engine
 from engines.genial.geometry import ROW_LETTERS
-from bot.games.base import Ctx, medal
+from bot.games.base import Ctx
+from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
 from bot.games.genial_entry import lost_text, tile_words
 from bot.words.i18n import nt, t
@@ -102,7 +103,7 @@ def move_error(error: engine.MoveError, view: dict, lang: str) -> str:
     if code == "occupied":
         return t(lang, "Cell {cell} is not empty.", cell=esc(params.get("cell", "?")))
     if code == "first_round":
-        return t(lang, "Your first tile must touch a printed symbol that no other player's tile touches yet.")
+        return t(lang, "Your first tile goes next to a printed symbol that has no other player's tile beside it yet.")
     if code == "bad_text":
         return t(lang, "I could not read that move. Type the tile number and two cells, such as «3 F7 F8» "
                        "(tile 3, its first colour on F7).")
@@ -185,7 +186,8 @@ def private_detail(ctx: Ctx, seat: int) -> tuple[int, list[int], str]:
     for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
         i = _decider(mine, holders[other]["sorted"])
         if i is not None:
-            detail += "; " + t(lang, "tied at the lowest with {names}, the next colour decided: {x} against {y}",
+            detail += "; " + t(lang, "level with {names} on the lowest colour, the next colour decided: "
+                                     "{x} against {y}",
                                names=_names(ctx, holders[other]["seats"]), x=mine[i],
                                y=holders[other]["sorted"][i])
     return places[h], places, detail

@@ -10,6 +10,9 @@ follows the seed rulebook in ``shared/seeds/`` where it is explicit, and ``share
 - lucky (seed 000/002): «жетон» from the «резерв», «призовой ход»;
 - trio (seed 004): «жетон», drawn from the «резерв» (the seed's «пул» is jargon), «сет».
 
+The colour a score is decided by, in «Гениально» and «Совершенно гениально» alike, is «самый
+слабый цвет» (the pictures say «самый слабый»): it was also «минимум», «мин» and «слабейший цвет».
+
 ``tests/bot/test_wording.py`` reads every Russian string of a game (its catalogue, the lobby
 options and menu line that belong to it, the labels of its pictures) and fails on a forbidden
 variant.
@@ -28,6 +31,8 @@ class Term:
     forbidden: tuple[str, ...]
 
 
+WEAKEST = Term(r"сам\w+ слаб", ("миним", r"мин\b", "слабейш", "наименьш"))
+
 GLOSSARY: dict[str, tuple[Term, ...]] = {
     "cones": (
         Term("башн", ("стопк", "столбик", "кучк")),
@@ -39,12 +44,14 @@ GLOSSARY: dict[str, tuple[Term, ...]] = {
         Term("бонусн", ("призов",)),
         Term("мешк|мешок", ("пул", "резерв", "мешоч")),
         Term("подставк", (r"из (?:своей )?подставки",)),
+        WEAKEST,
     ),
     "lucky": (
         Term("жетон", ("фишк", "тайл")),
         Term("призов", ("бонусн",)),
         Term("резерв", ("пул", "мешок", "мешк", "мешоч")),
         Term("вместо того чтобы тянуть", ("альтернативн",)),
+        WEAKEST,
     ),
     "trio": (
         Term("жетон", ("фишк", "тайл", "плитк")),

@@ -10,7 +10,8 @@ from render import lucky as drawing
 from functools import partial
 
 from render.common import picture_of
-from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key, medal
+from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key
+from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
@@ -41,6 +42,9 @@ class UI(GameUI):
     def score(self, outcome: dict, seat: int) -> int | None:
         """Victory points (the rulebook's series scoring)."""
         return int(outcome["scores"][seat])
+
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} token of the weakest colour", "best: {n} tokens of the weakest colour", best)
 
     def series_points(self, state, seats: int) -> list[int]:
         """Victory points: the rulebook's series scoring."""
@@ -199,7 +203,8 @@ class UI(GameUI):
             for other in order[max(0, k - 1):k] + order[k + 1:k + 2]:
                 i = self._decider(vectors, seat, other)
                 if i is not None:
-                    detail += "; " + t(lang, "tied with {name} at the weakest, the next colour decided: {x} against {y}",
+                    detail += "; " + t(lang, "level with {name} on the weakest colour, the next colour decided: "
+                                             "{x} against {y}",
                                        name=ctx.name(other), x=vectors[seat][i], y=vectors[other][i])
         return self.private_line(ctx, places[seat], places, detail)
 

@@ -19,10 +19,8 @@ from engines import trio as engine
 from render import trio as drawing
 from render.common import picture_of
 from bot.outgoing import keyboard
-from bot.games.base import (
-    Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, fit_caption, image_key, medal,
-    points_by_place, series_rule,
-)
+from bot.games.base import Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
+from bot.words.format import fit_caption, medal
 from bot.games.trio_text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )
@@ -43,6 +41,9 @@ class UI(GameUI):
     def score(self, outcome: dict, seat: int) -> int | None:
         """Tiles left in hand (fewer is better)."""
         return int(outcome["scores"][seat])
+
+    def best_score_text(self, best: int, lang: str) -> str:
+        return nt(lang, "best: {n} tile left in hand at the end", "best: {n} tiles left in hand at the end", best)
 
     def forced_move(self, state):
         """A player who cannot lay a tile under the die draws: nobody has to press for it."""

@@ -12,22 +12,23 @@ import logging
 from telegram.helpers import create_deep_linked_url
 
 from engines import registry
+from bot.words.format import message_link
 from bot.outgoing import keyboard
-from bot.table.background import Background
-from bot.table.book import GameBook, Match
-from bot.games.base import message_link
-from bot.words.i18n import t
 from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger
-from bot.words.names import in_text
-from bot.table.people import People, Person
 from bot.storage.store import Status
+from bot.table.background import Background
+from bot.table.book import GameBook, Match
+from bot.table.changes import Change, LobbyOpened
+from bot.table.people import People, Person
+from bot.words.i18n import t
+from bot.words.names import in_text
 from bot.words.texts import game_name
 
 log = logging.getLogger(__name__)
 
 KEY = "next_game"  # the group's setting: who waits for its next lobby
-START = "next"  # the /start payload of the button to the private chat (answered by Lobby.start_link)
+START = "next"  # the /start payload of the button to the private chat (answered by DeepLinks.start, bot/lobby/links.py)
 
 
 class NextGame:
@@ -65,31 +66,32 @@ class NextGame:
         return text, keyboard.markup(MENU, None, [[Button(t(lang, "💬 Open the private chat"),
                                                           url=create_deep_linked_url(self.bot_username, START))]])
 
-    async def lobby_opened(self, match: Match) -> None:
+    def hear(self, change: Change) -> None:
+        """A lobby opened (subscribed to ``bot.table.changes.Changes``)."""
+        if isinstance(change, LobbyOpened) and change.match.game.chat_id < 0:
+            self.background.schedule(("next_game", change.match.id), lambda: self._lobby_opened(change.match))
+
+    async def _lobby_opened(self, match: Match) -> None:
         """A lobby opened in a group: its waiting list is used up now, and everyone on it but the
         host hears of it once the lobby message is posted (the link needs its id)."""
         game = match.game
-        if game.chat_id > 0:
-            return
         waiting = await self._waiting(game.chat_id)
         if not waiting:
             return
         await self.people.set_chat_setting(game.chat_id, KEY, [])
-        told = [u for u in waiting if u != game.host_id]
-
-        async def job() -> None:
-            await self.background.settled(("lobby", match.id))
-            chat = await self.people.store.chat(game.chat_id)
-            title = in_text(chat.title) if chat and chat.title else "—"
-            info = registry.info(game.kind)
-            link = message_link(game.chat_id, game.lobby_msg)
-            for user_id in told:
-                lang = await self.people.user_lang(user_id)
-                text = t(lang, "🔔 A game of {game} is open in {chat}: join it there.",
-                         game=game_name(info, lang), chat=title)
-                markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the lobby"), url=link)]]) if link else None
-                await self.messenger.send_text(user_id, text, markup)
-        self.background.schedule(("next_game", match.id), job)
+        await self.background.settled(("lobby", match.id))
+        chat = await self.people.store.chat(game.chat_id)
+        title = in_text(chat.title) if chat and chat.title else "—"
+        info = registry.info(game.kind)
+        link = message_link(game.chat_id, game.lobby_msg)
+        for user_id in waiting:
+            if user_id == game.host_id:
+                continue
+            lang = await self.people.user_lang(user_id)
+            text = t(lang, "🔔 A game of {game} is open in {chat}: join it there.", game=game_name(info, lang),
+                     chat=title)
+            markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the lobby"), url=link)]]) if link else None
+            await self.messenger.send_text(user_id, text, markup)
 
     async def _waiting(self, chat_id: int) -> list[int]:
         value = (await self.people.chat_settings(chat_id)).get(KEY)

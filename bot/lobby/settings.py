@@ -23,6 +23,7 @@ from bot.storage.store import Status
 from bot.table.turns import MAX_MINUTES, MIN_MINUTES, TurnPolicy
 
 OFF_WORDS = ("off", "0", "выкл", "нет")
+LANG_BUTTON = "l."  # /lang's buttons: ``l.<lang>``
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Settings:
         """/lang [en|ru]: the chat's language (in private: the person's own); without a word, the
         choice as buttons. Returns the text and its keyboard."""
         if not words or words[0].lower() not in LANGS:
-            rows = [[Button("English", "l.en"), Button("Русский", "l.ru")]]
+            rows = [[Button("English", f"{LANG_BUTTON}en"), Button("Русский", f"{LANG_BUTTON}ru")]]
             return t(lang, "Choose the language:"), keyboard.markup(MENU, None, rows)
         try:
             return await self.set_lang(chat_id, person, words[0].lower()), None

@@ -48,20 +48,44 @@ def routes(store: GameStore, metrics: Metrics, not_serving: Callable[[], str | N
     return [web.get("/healthz", healthz), web.get("/metrics", scrape)]
 
 
-def standby_routes(standby) -> list[web.RouteDef]:
-    """The same two routes while the process waits as a standby (``bot/ops/standby.py``), before the
-    bot is built: ``/healthz`` 200 "standby" while the database answers the lock's attempts (a
-    standby ready to take over is healthy), 503 when it does not; ``/metrics`` with
-    ``tablebot_active`` 0."""
+class Waiting:
+    """What a process that does not serve yet is waiting for, for ``/healthz`` meanwhile
+    (``bot/__main__.py``): ``why`` while it waits for the database or for Telegram; once it is a
+    standby (``standby`` set, ``bot/ops/standby.py``), nothing while the database answers its
+    attempts at the lock (a standby ready to take over is healthy), else the trouble."""
+
+    def __init__(self) -> None:
+        self.why = "starting"
+        self.standby = None
+
+    def reason(self) -> str | None:
+        """Why this process is not healthy now, or None for a ready standby."""
+        if self.standby is None:
+            return self.why
+        if self.standby.trouble is None:
+            return None
+        return f"standby: the database does not answer ({self.standby.trouble})"
+
+
+def waiting_routes(waiting: Waiting) -> list[web.RouteDef]:
+    """The operator's two routes while the process waits, before the bot is built: ``/healthz``
+    200 "standby" for a ready standby, else 503 and why (waiting for the database, for Telegram,
+    a standby whose database does not answer); ``/metrics`` with ``tablebot_active`` 0. Anything
+    else is 503 too: with ``METRICS_PORT`` the same as ``PORT``, a proxy that meets a waiting
+    process there is told to try another (a webhook delivery is not taken here)."""
     metrics = Metrics()
     metrics.set_active(False)
 
     async def healthz(request: web.Request) -> web.Response:
-        if standby.reachable:
+        reason = waiting.reason()
+        if reason is None:
             return web.Response(text="standby\n")
-        return web.Response(status=503, text="standby: the database does not answer\n")
+        return web.Response(status=503, text=reason + "\n")
 
     async def scrape(request: web.Request) -> web.Response:
         return web.Response(body=metrics.exposition_without_games(), headers={"Content-Type": CONTENT_TYPE})
 
-    return [web.get("/healthz", healthz), web.get("/metrics", scrape)]
+    async def not_serving(request: web.Request) -> web.Response:
+        return web.Response(status=503, text="not serving yet\n")
+
+    return [web.get("/healthz", healthz), web.get("/metrics", scrape), web.route("*", "/{anything:.*}", not_serving)]

@@ -25,8 +25,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Proc
 from telegram import Update
 from telegram.request import HTTPXRequest
 
-from bot.outgoing import keyboard
-from bot.storage.store import GameStore, Status, from_base36
+from bot.storage.store import GameStore, Status
 
 log = logging.getLogger(__name__)
 
@@ -119,20 +118,6 @@ def _kind(update: Update) -> str:
         if getattr(update, kind) is not None:
             return kind
     return "other"
-
-
-def press_kind(data: str | None, cached: Callable[[int], Any]) -> str:
-    """What a press was made on: ``menu``, ``lobby`` (a game still gathering players), the game's
-    kind, or ``other`` (not our data, or a game no longer in memory). ``cached``: the book's."""
-    press = keyboard.parse(data)
-    if press is None:
-        return "other"
-    if press.game == keyboard.MENU:
-        return "menu"
-    match = cached(from_base36(press.game))
-    if match is None:
-        return "other"
-    return "lobby" if match.game.status == Status.LOBBY else match.game.kind
 
 
 class ArrivalQueue(asyncio.Queue):

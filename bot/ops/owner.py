@@ -15,11 +15,11 @@ from engines import registry
 from bot.outgoing import keyboard
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import MENU, Button
-from bot.logs import network_failure
 from bot.outgoing.messenger import Messenger
 from bot.table.people import People, Person
 from bot.words.refusals import Refused
-from bot.storage.store import GameStore, Status, is_postgres
+from bot.storage.store import GameStore, Status
+from bot.storage.choose import is_postgres
 from bot.words.texts import game_name
 
 log = logging.getLogger(__name__)
@@ -28,25 +28,8 @@ BROADCAST = "o.bc"  # the confirmation button's action is ``o.bc.<token>``
 WEEK_SECONDS = 7 * 24 * 3600
 DAY_SECONDS = 24 * 3600
 
-# The menu the owner sees in their private chat, besides the private commands (bot/app.py).
-OWNER_COMMANDS = [("botstats", "How the bot is doing (owner)"),
-                  ("broadcast_maintenance", "Warn the groups with a game before a restart (owner)")]
-
 NOTICE = ("🛠 The bot will restart shortly for maintenance. Every game is saved and will go on "
           "from the same move.")
-
-
-class ErrorCount(logging.Handler):
-    """Counts the ERROR records logged while it is attached (to the root logger). A network
-    failure is not counted: it is an event, not a bug (bot/logs.py makes it a WARNING line)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if network_failure(record.exc_info[1] if record.exc_info else None) is None:
-            self.count += 1
 
 
 def database_kind(db: str) -> str:

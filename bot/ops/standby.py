@@ -12,6 +12,9 @@ The life of a process, in ``python -m bot``:
 
 1. ``acquire``: try the lock every ``RETRY_SECONDS``; a process that does not get it says once
    that it is a standby and waits. Nothing else runs yet: no store is open, no game is cached.
+   While the database cannot be reached (down, starting up, a timeout) the attempts go on, one
+   log line each, the pauses growing 1, 2, 4 … up to ``RETRY_MAX_SECONDS``; what a person must
+   fix (a refused login, a missing database) is a ``StoreError`` (one line, exit code 2).
 2. On getting it, wait ``GRACE_SECONDS`` more before doing anything (see below), then become
    active: the store is opened and every game continues from the database (``Tablebot.restore``),
    exactly as at any start. A process becomes active once in its life, so there is no cache to
@@ -56,9 +59,13 @@ from typing import Callable
 
 import asyncpg
 
+from bot.storage.postgres import UNREACHABLE, explain, unreachable
+from bot.storage.store import StoreError
+
 log = logging.getLogger("tablebot.standby")
 
 RETRY_SECONDS = 1.0  # a standby tries the lock this often
+RETRY_MAX_SECONDS = 30.0  # … and, while the database cannot be reached, at most this far apart
 CHECK_SECONDS = 1.0  # the active process checks its lock connection this often …
 CHECK_TIMEOUT = 1.0  # … and gives the check this long to answer
 GRACE_SECONDS = CHECK_SECONDS + CHECK_TIMEOUT + 0.5  # see the module docstring
@@ -106,7 +113,9 @@ class Standby:
         self._connection = None
         self._active = False
         self._watching: asyncio.Task | None = None
-        self.reachable = True  # the database answered the last attempt at the lock (a standby's /healthz)
+        # Why the last attempt at the lock did not reach the database, None when it did (a
+        # standby's /healthz).
+        self.trouble: str | None = None
 
     @property
     def active(self) -> bool:
@@ -118,16 +127,18 @@ class Standby:
 
     async def acquire(self, stop: asyncio.Event) -> bool:
         """Wait until this process holds the lock and the grace has passed (True), or until
-        ``stop`` is set (False, the lock not held)."""
-        told_standby = told_unreachable = False
+        ``stop`` is set (False, the lock not held). Raise StoreError when the database refuses
+        this process for good (a person must fix it)."""
+        told_standby = False
+        pause = self.retry_seconds
         while not stop.is_set():
             try:
                 locked = await self._try_lock()
-                told_unreachable = False  # it answers: a later outage is told again
-                self.reachable = True
+                self.trouble = None
+                pause = self.retry_seconds  # it answers: a later outage starts again from the shortest pause
                 if locked:
                     log.info("took the lock of this bot on the database; active in %.1f s", self.grace_seconds)
-                    if await _wait(stop, self.grace_seconds):
+                    if await stopped_within(stop, self.grace_seconds):
                         break
                     await self._connection.fetchval("SELECT 1", timeout=CHECK_TIMEOUT)  # still ours
                     self._set_active(True)
@@ -136,14 +147,17 @@ class Standby:
                 if not told_standby:
                     log.info("standby: another process serves this bot; taking over when it stops")
                     told_standby = True
-            except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                self.reachable = False
-                if not told_unreachable:
-                    log.warning("standby: the database does not answer (%s); trying again every %.0f s",
-                                _reason(exc), self.retry_seconds)
-                    told_unreachable = True
+            except UNREACHABLE + (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                if not unreachable(exc):  # a refused login, a missing database: for a person
+                    await self.close()
+                    raise StoreError(explain(self.dsn, exc)) from None
+                self.trouble = _reason(exc)
+                log.warning("standby: %s; trying again in %.0f s", explain(self.dsn, exc), pause)
                 await self._drop()
-            await _wait(stop, self.retry_seconds)
+                await stopped_within(stop, pause)
+                pause = min(RETRY_MAX_SECONDS, pause * 2)
+                continue
+            await stopped_within(stop, self.retry_seconds)
         await self.close()
         return False
 
@@ -177,7 +191,7 @@ class Standby:
             return  # closed by us, or reported already
         self._set_active(False)
         log.critical("lost the lock connection to the database (%s): stopping at once (exit code %d); "
-                     "restarted, this process waits as a standby", reason, LOST_EXIT_CODE)
+                     "restarted, this process waits for the database, then as a standby", reason, LOST_EXIT_CODE)
         self.on_lost()
 
     async def close(self) -> None:
@@ -209,8 +223,9 @@ def _reason(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:120] or type(exc).__name__
 
 
-async def _wait(stop: asyncio.Event, seconds: float) -> bool:
-    """Sleep ``seconds`` unless ``stop`` is set first: whether it was."""
+async def stopped_within(stop: asyncio.Event, seconds: float) -> bool:
+    """Sleep ``seconds`` unless ``stop`` is set first: whether it was (every wait before serving,
+    ``bot/__main__.py``)."""
     try:
         await asyncio.wait_for(stop.wait(), seconds)
     except asyncio.TimeoutError:

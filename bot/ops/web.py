@@ -25,6 +25,8 @@ from typing import Iterable
 
 from aiohttp import web
 
+from bot.storage.store import StoreUnavailable
+
 log = logging.getLogger(__name__)
 
 # Bound on every interface: in a container or behind a proxy the server is reached from outside.
@@ -47,7 +49,7 @@ class WebServer:
         self.host = host
         self.port = port
         self.metrics_port = metrics_port
-        self.app = web.Application(middlewares=[self._private_only_on_its_port])
+        self.app = web.Application(middlewares=[self._private_only_on_its_port, _database_away])
         self._private_paths: set[str] = set()
         self._public_used = False
         self._runner: web.AppRunner | None = None
@@ -128,6 +130,19 @@ class WebServer:
             if not sockname or sockname[1] != self.private_port:
                 raise web.HTTPNotFound()
         return await handler(request)
+
+
+@web.middleware
+async def _database_away(request: web.Request, handler):
+    """A request that met the database away (the Mini App's API) is answered 503 "try again",
+    with one log line: not a bug, so not aiohttp's 500 and traceback. Its page says so and asks
+    again (a move through the door is answered in the person's words before it gets here)."""
+    try:
+        return await handler(request)
+    except StoreUnavailable as exc:
+        log.warning("%s %s answered 503, the database cannot be reached: %s", request.method, request.path, exc)
+        return web.json_response({"error": "the database cannot be reached for a moment: try again in a few seconds"},
+                                 status=503, headers={"Cache-Control": "no-store", "Retry-After": "5"})
 
 
 def _listen(host: str, port: int, name: str) -> socket.socket:

@@ -7,9 +7,9 @@ action is a move or a step of composing one and carries the turn it was drawn fo
 buttons use the game id ``0``. Telegram allows 1-64 bytes, 8 buttons a row and 100 a keyboard
 (``telegram.constants``); we check here so a bad keyboard fails in our code, not in front of players.
 
-The three kinds of presses have anchored patterns (``MENU_PATTERN``, ``LOBBY_PATTERN``,
-``GAME_PATTERN``) that the handlers route by; ``\\Z`` rather than ``$``, which would also match
-before a trailing newline.
+Data is checked against anchored patterns (``MENU_PATTERN``, ``LOBBY_PATTERN``, ``GAME_PATTERN``;
+``\\Z`` rather than ``$``, which would also match before a trailing newline); each feature routes
+its own menu buttons by a pattern of its own (``menu_pattern``).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ MENU = "0"  # the "game id" of the game menu's buttons (real ids start at 1)
 
 _GAME = r"[0-9a-z]{1,12}"
 _ACTION = r"[\x21-\x7e]{1,48}"
-MENU_PATTERN = re.compile(rf"^{MENU}:-:(?:n\.[a-z]{{1,12}}|l\.[a-z]{{2}}|f\.(?:me|gr)|o\.bc\.[0-9a-z]{{1,12}})\Z")
+MENU_PATTERN = re.compile(rf"^{MENU}:-:[a-z]{{1,2}}\.[0-9a-z.]{{1,24}}\Z")  # a feature's menu button (its own pattern)
 LOBBY_PATTERN = re.compile(rf"^{_GAME}:-:!{_ACTION}\Z")  # lobby buttons and Rematch
 GAME_PATTERN = re.compile(rf"^{_GAME}:(?:[0-9]{{1,9}}:(?![!?])|-:\?){_ACTION}\Z")  # moves and pop-ups
 _DATA_RE = re.compile(rf"({_GAME}):(-|[0-9]{{1,9}}):({_ACTION})")
@@ -40,6 +40,12 @@ class Press:
     game: str
     turn: int | None
     action: str
+
+
+def menu_pattern(action: str) -> re.Pattern:
+    r"""The anchored pattern of a feature's menu buttons whose action matches ``action`` (such as
+    ``n\.[a-z]{1,12}``: the game menu's). Each feature owns its actions."""
+    return re.compile(rf"^{MENU}:-:(?:{action})\Z")
 
 
 def data(game: str, turn: int | None, action: str) -> str:

@@ -37,7 +37,6 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.logs import network_failure
 from bot.words.names import cut
-from bot.outgoing.inflight import InFlightLimit
 from bot.outgoing.pacing import GAME, PERSON, Pacer, Slot
 
 log = logging.getLogger(__name__)
@@ -105,13 +104,12 @@ class _Upload:
 
 
 class Messenger:
-    def __init__(self, bot: Bot, *, writes_per_minute: int = 20, fast_spacing: float = 1.0, window: float = 60.0,
+    def __init__(self, bot: Bot, pacer: Pacer | None = None, *,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
-                 on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-                 max_retries: int = 5, overall_per_second: float = 30.0, in_flight: InFlightLimit | None = None):
+                 on_forbidden: Callable[[int], Awaitable[None]] | None = None, max_retries: int = 5):
         self.bot = bot
-        self.pacer = Pacer(writes_per_minute, fast_spacing, window, per_second=overall_per_second,
-                           in_flight=in_flight)
+        # Every write waits its turn there (a group's budget, the bot's, the places in flight).
+        self.pacer = Pacer(per_minute=20, fast_spacing=1.0) if pacer is None else pacer
         self.on_migrate = on_migrate
         self.on_forbidden = on_forbidden
         self.max_retries = max_retries
@@ -123,12 +121,16 @@ class Messenger:
     async def _call(self, chat_id: int | None, make: Callable[[], Awaitable[Any]], *,
                     new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
                     retries: int | None = None, within: float | None = None,
-                    prepare: Callable[[], Awaitable[Any]] | None = None, tag: object = None) -> Sent:
+                    prepare: Callable[[], Awaitable[Any]] | None = None, tag: object = None,
+                    leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
         """Make one call with the errors handled; ``new_message``: it posts a message (not safe
         to repeat after an unclear failure); ``priority``: who waits for it (bot/outgoing/pacing.py);
         ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
         is not tried again (an answer to a press); ``prepare``: what to do once it may go out,
-        before it is timed (draw its picture); ``tag``: see ``Pacer.hurry``."""
+        before it is timed (draw its picture); ``tag``: see ``Pacer.hurry``; ``leaving``: awaited
+        when the request is about to leave, its turn come (a message that must go out once stores
+        its intent then, not while it waits: a stop before its turn leaves it unsent and unmarked
+        for the next start)."""
         attempt = floods = 0
         retries = self.max_retries if retries is None else retries
         loop = asyncio.get_running_loop()
@@ -143,6 +145,13 @@ class Messenger:
                 if slot is not None:
                     slot.done()
                 return Sent(Result.DROPPED)
+            if leaving is not None:
+                try:
+                    await leaving()
+                except BaseException:  # its intent could not be stored: it does not go, its place frees
+                    if slot is not None:
+                        slot.done()
+                    raise
             try:
                 value = await self._made(slot, make, prepare)
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
@@ -252,16 +261,17 @@ class Messenger:
     async def send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
                         thread_id: int = 0, reply_to: int | None = None, notify: bool = True,
                         priority: int = GAME, still: Callable[[], bool] | None = None,
-                        retries: int | None = None, patient: bool = False, tag: object = None) -> Sent:
+                        retries: int | None = None, patient: bool = False, tag: object = None,
+                        leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
         """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
         an answer that comes late still tells its id, where a time-out would leave it unsure).
-        ``tag``: see ``Pacer.hurry``."""
+        ``tag``: see ``Pacer.hurry``; ``leaving``: see ``_call``."""
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
             message_thread_id=thread_id or None, disable_notification=not notify,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
-            new_message=True, priority=priority, still=still, retries=retries, tag=tag)
+            new_message=True, priority=priority, still=still, retries=retries, tag=tag, leaving=leaving)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.words.i18n import t
+
 BASE, SCALE = 1500, 20
 # Five rated games: by then sigma has fallen by about a quarter (8.3 -> 6.2), enough that the
 # next game moves the figure by tens of points rather than a hundred; and a group plays that many
@@ -55,6 +57,12 @@ def shown(value: int | None, games: int) -> str:
     if value is None:
         return "—"
     return f"{value}?" if games < PROVISIONAL_GAMES else str(value)
+
+
+def provisional_note(lang: str) -> str:
+    """What a «?» after a figure means: said once wherever one is shown (the results, /stats,
+    the leaderboards)."""
+    return t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)
 
 
 def rate(sides: list[list[Skill]], places: list[int]) -> list[list[Skill]]:

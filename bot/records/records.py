@@ -3,9 +3,9 @@ places, scores, options, when, in which group and topic; and the ratings it move
 
 ``Records`` hears ``Finished`` and ``Closed`` (``bot/table/changes.py``) and records the game in the
 background, once: ``GameStore.record_game`` refuses a game recorded already, and recordings
-take turns (one lock) so that two games never read the same rating. The results message asks
-``results_note`` for the rating changes, which records the game first if it is not yet (so the
-note and the ratings always agree, across a restart too). At start-up ``catch_up`` records, in
+take turns (one lock) so that two games never read the same rating. The results message
+(``bot/ending``) asks ``record`` for the rating changes, which records the game first if it is
+not yet (so the results and the ratings always agree, across a restart too). At start-up ``catch_up`` records, in
 the order they ended, every game the store holds without a record: games of an older version
 (the back-fill) and games the bot stopped before recording.
 
@@ -20,11 +20,8 @@ import logging
 import time
 
 from bot.records import rating
-from bot.table.book import Match
 from bot.table.changes import Change, Closed, Finished
 from bot.games import adapter_for
-from bot.words.i18n import t
-from bot.words.names import in_text
 from bot.records.rating import Skill
 from bot.storage.store import Game, GameRecord, GameStore, Rating, RecordSeat, Status
 
@@ -143,18 +140,3 @@ class Records:
                 s.before, s.after, s.games = before.figure, after.figure, games
                 out.append(Rating(s.user_id, record.kind, after.mu, after.sigma, after.figure, games))
         return out
-
-    # ---- the results message -------------------------------------------------------------
-
-    async def results_note(self, match: Match, lang: str) -> str:
-        """Each person's rating change, for the results message ('' when the game was not rated)."""
-        record = await self.record(match.game)
-        if record is None or not record.rated:
-            return ""
-        lines = [t(lang, "<b>Rating</b>")]
-        for s in sorted(record.seats, key=lambda s: (s.place or 0, s.seat)):
-            if s.after is None or s.before is None:
-                continue
-            lines.append(f"{in_text(s.name)}: {rating.shown(s.before, s.games - 1)} → "
-                         f"{rating.shown(s.after, s.games)} ({s.after - s.before:+d})")
-        return "\n".join(lines) if len(lines) > 1 else ""

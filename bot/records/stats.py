@@ -2,7 +2,14 @@
 
 Every command returns its answer as HTML text (and a keyboard where a confirmation is asked);
 the handlers post it. Every name goes through ``in_text``; a person who asked to be forgotten
-reads «a player». Dates are ISO (2026-11-22, UTC): the same in both languages.
+reads «a player»; names a reader could mistake for each other in one answer are told apart (the
+person's @username where there is one, else the table's « (2)»). Dates are ISO (2026-11-22,
+UTC): the same in both languages.
+
+A game's leaderboard is one list, whoever asks: the people with PROVISIONAL_GAMES rated games
+or more by their figure, then those with fewer, marked «?», by theirs. ``/top`` shows its first
+TOP, a group's ``/stats`` its first LEADERS, so the two never disagree on who leads; wherever a
+«?» is shown, a line says once what it means.
 """
 from __future__ import annotations
 
@@ -16,15 +23,15 @@ from render.chart import Line, rating_chart
 from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games import adapter_for
-from bot.games.base import MEDALS, medal, message_link
-from bot.words.i18n import t
+from bot.words.format import MEDALS, medal, message_link
+from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger, Picture
-from bot.words.names import clean, in_text
+from bot.words.names import clean, in_text, likeness, tell_apart
 from bot.table.people import People, Person
-from bot.records.rating import PROVISIONAL_GAMES, shown
+from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
 from bot.words.refusals import Refused
-from bot.storage.store import GameRecord, GameStore, RecordSeat
+from bot.storage.store import GameRecord, GameStore, Rating, RecordSeat
 from bot.words.texts import game_name
 
 LAST_RESULTS = 5  # in a group's /stats
@@ -79,29 +86,59 @@ class Stats:
         records = await self.store.chat_records(chat_id, LAST_RESULTS)
         if not counts and not records:
             return t(lang, "No games have been played here yet. Start one with /new.")
-        lines = [t(lang, "📊 <b>Games played here</b>: {games}",
-                   games=", ".join(f"{_game(k, lang)} {n}" for k, n in sorted(counts.items())) or "0")]
-        leaders = []
-        for kind in sorted(counts):
-            best = await self.store.top(kind, min_games=1, limit=LEADERS, chat_id=chat_id)
-            if best:
-                leaders.append(f"{_game(kind, lang)}: " + ", ".join(
-                    f"{in_text(name)} {shown(r.figure, r.games)}" for r, name in best))
+        played = ", ".join(nt(lang, "{game} — {n} game", "{game} — {n} games", n, game=_game(k, lang))
+                           for k, n in sorted(counts.items()))
+        lines = [t(lang, "📊 <b>Played here</b>: {games}", games=played or "0")]
+        boards = {kind: await self.leaderboard(kind, chat_id, LEADERS) for kind in sorted(counts)}
+        label = await self._labels([entry for board in boards.values() for entry in board], lang)
+        leaders = [f"{_game(kind, lang)}: " + ", ".join(f"{label[r.user_id]} {shown(r.figure, r.games)}"
+                                                       for r, _ in board)
+                   for kind, board in boards.items() if board]
         if leaders:
             lines += ["", t(lang, "🏆 <b>Leaders</b>")] + leaders
+            if any(r.games < PROVISIONAL_GAMES for board in boards.values() for r, _ in board):
+                lines.append(provisional_note(lang))
         lines += ["", t(lang, "🕑 <b>Last games</b>")] + [result_line(r, lang) for r in records]
         return "\n".join(lines)
+
+    async def leaderboard(self, kind: str, chat_id: int | None, limit: int) -> list[tuple[Rating, str]]:
+        """The first ``limit`` of a game's leaderboard, with names: everyone's, or of the people who
+        played it in ``chat_id``. Settled ratings (PROVISIONAL_GAMES rated games or more) first,
+        by figure; then provisional ones («?»), by figure: a first lucky win does not put a
+        newcomer above the regulars."""
+        settled = await self.store.top(kind, min_games=PROVISIONAL_GAMES, limit=limit, chat_id=chat_id)
+        if len(settled) == limit:
+            return settled
+        everyone = await self.store.top(kind, min_games=1, limit=limit + len(settled), chat_id=chat_id)
+        return settled + [(r, name) for r, name in everyone if r.games < PROVISIONAL_GAMES][:limit - len(settled)]
+
+    async def _labels(self, board: list[tuple[Rating, str]], lang: str) -> dict[int, str]:
+        """Each person's name as a leaderboard shows it (HTML): names a reader could mistake for
+        each other («Anna», «Ａｎｎａ», «𝐀𝐧𝐧𝐚») get the person's @username, else a « (2)» as
+        at a table."""
+        people: dict[int, str] = {}
+        for r, name in board:
+            people.setdefault(r.user_id, clean(name) or t(lang, "a player"))
+        alike = Counter(likeness(name) for name in people.values())
+        names = []
+        for user_id, name in people.items():
+            if alike[likeness(name)] > 1:
+                user = await self.store.user(user_id)
+                if user is not None and user.username:
+                    name = f"{name} (@{user.username})"
+            names.append(name)
+        return {user_id: in_text(name) for user_id, name in zip(people, tell_apart(names))}
 
     async def person(self, user_id: int, name: str, lang: str) -> str:
         """A person's own record, per game: games, wins, places, best score, rating, streak."""
         played = [p for p in await self.store.played(user_id) if p.status == "finished"]
         if not played:
             return t(lang, "{name}: no finished games with me yet.", name=in_text(name))
-        lines = [t(lang, "📊 <b>Games</b>: {name}", name=in_text(name))]
+        lines = [t(lang, "📊 {name}: <b>games and ratings</b>", name=in_text(name))]
         provisional = False  # (a «?» in a name must not bring the note)
         for kind in sorted({p.kind for p in played}):
             mine = [p for p in played if p.kind == kind]
-            low_wins = adapter_for(kind).low_score_wins
+            adapter = adapter_for(kind)
             places = Counter(p.place for p in mine if p.players > 1)
             wins = places.get(1, 0)
             scores = [p.score for p in mine if p.score is not None]
@@ -117,14 +154,14 @@ class Stats:
                 parts.append(t(lang, "places: {places}", places=" ".join(
                     f"{MEDALS.get(p, str(p))}×{n}" for p, n in sorted(places.items()))))
             if scores:
-                parts.append(t(lang, "best score: {n}", n=min(scores) if low_wins else max(scores)))
+                parts.append(adapter.best_score_text(min(scores) if adapter.low_score_wins else max(scores), lang))
             if rated is not None:
                 parts.append(t(lang, "rating: {figure}", figure=shown(rated.figure, rated.games)))
             if streak > 1:
                 parts.append(t(lang, "wins in a row: {n}", n=streak))
             lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
         if provisional:
-            lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games.", n=PROVISIONAL_GAMES)]
+            lines += ["", provisional_note(lang)]
         return "\n".join(lines)
 
     async def chart(self, user_id: int, name: str, lang: str) -> Picture | None:
@@ -157,15 +194,19 @@ class Stats:
         info = (registry.find(" ".join(words)) or registry.find(words[0])) if words else None
         if info is None:
             return t(lang, "Which game? Write /top and a game: {names}.", names=_games_list(lang))
-        best = await self.store.top(info.id, min_games=PROVISIONAL_GAMES, limit=TOP, chat_id=chat_id)
+        best = await self.leaderboard(info.id, chat_id, TOP)
         name = game_name(info, lang)
         if not best:
-            return t(lang, "{game}: nobody has {n} rated games yet, and the leaderboard shows only those who have.",
-                     n=PROVISIONAL_GAMES, game=name)
+            return (t(lang, "{game}: nobody here has a rated game yet.", game=name) if chat_id is not None
+                    else t(lang, "{game}: nobody has a rated game yet.", game=name))
         head = (t(lang, "🏆 <b>{game}</b>: the best here", game=name) if chat_id is not None
                 else t(lang, "🏆 <b>{game}</b>: the best everywhere", game=name))
-        lines = [head] + [f"{i}. {in_text(person) if person else t(lang, 'a player')} — {r.figure} ({t(lang, 'games: {n}', n=r.games)})"
-                          for i, (r, person) in enumerate(best, start=1)]
+        label = await self._labels(best, lang)
+        lines = [head] + [f"{i}. {label[r.user_id]} — {shown(r.figure, r.games)} "
+                          f"({t(lang, 'games: {n}', n=r.games)})" for i, (r, _) in enumerate(best, start=1)]
+        if best[-1][0].games < PROVISIONAL_GAMES:
+            lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games; such ratings "
+                                  "come after the others.", n=PROVISIONAL_GAMES)]
         return "\n".join(lines)
 
     async def history(self, chat_id: int, lang: str) -> str:

@@ -1,62 +1,20 @@
-"""What a lobby message and the game menu show: pure functions of the game and a language."""
+"""What a lobby message shows: a pure function of the game, its note and a language."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
-
-from telegram.helpers import create_deep_linked_url
 
 from engines import registry
 from bot.outgoing import keyboard
 from bot.games import adapter_for
 from bot.games.base import View
 from bot.words.i18n import t
-from bot.outgoing.keyboard import MENU, Button
+from bot.outgoing.keyboard import Button
 from bot.words.names import in_text
 from bot.table.players import level_word
 from bot.storage.store import Game
-from bot.words.texts import (game_button, game_name, game_sign, games_list, greeting, option_hint, option_label,
-                       option_value_text)
-
-
-@dataclass(frozen=True)
-class LobbyNote:
-    """A line under the player list: someone joined from the private chat ("joined", name), or
-    Start waits for people who never opened it ("waiting", names)."""
-
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, lang: str, bot_username: str) -> str:
-        if self.code == "joined":
-            return t(lang, "{name} joined from the private chat.", name=in_text(self.params["name"]))
-        if self.code == "again":
-            return t(lang, "Last time also: {names}. Tap ✋ Join to play again.",
-                     names=", ".join(in_text(n) for n in self.params["names"]))
-        if self.code == "solo":
-            return t(lang, "Tap ▶️ Start again to play solo, or add a 🤖 computer player.")
-        return t(lang, "Waiting for {names} to open the private chat with @{bot}.",
-                 names=", ".join(in_text(n) for n in self.params["names"]), bot=bot_username)
-
-
-def join_link(bot_username: str, game: Game) -> str:
-    """The private chat's link that joins ``game`` (``/start j<game>``: Lobby.start_link)."""
-    return create_deep_linked_url(bot_username, f"j{game.short_id}")
-
-
-def add_to_group_link(bot_username: str) -> str:
-    """The link that adds the bot to a group of the person's choice."""
-    return create_deep_linked_url(bot_username, "new", group=True)
-
-
-TURN_MINUTES = (1, 3, 5, 10, 30, 60, 0)  # what the lobby's timer button cycles through (0: off)
-
-
-def next_turn_minutes(now: float) -> int:
-    """The lobby's timer button: off → 1 → 3 → 5 → 10 → 30 → 60 → off."""
-    if now <= 0:
-        return TURN_MINUTES[0]
-    return next((m for m in TURN_MINUTES if m > now), 0)
+from bot.lobby.menu import LobbyNote, join_link
+from bot.lobby.options import next_turn_minutes
+from bot.words.texts import game_name, game_sign, option_hint, option_label, option_value_text
 
 
 def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str,
@@ -76,7 +34,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
             shown = f"▪️ {option_label(opt.key, lang)}: {option_value_text(opt, value, lang)}"
         lines.append(shown + (f" <i>({hint})</i>" if hint else ""))
     lines.append("")
-    lines.append(t(lang, "Players ({n} of {min}-{max}):", n=len(game.seats), min=info.min_players,
+    lines.append(t(lang, "Players: {n} ({min} to {max} can play):", n=len(game.seats), min=info.min_players,
                    max=info.max_players))
     for s in game.seats:
         lines.append(f"{s.seat + 1}. {in_text(s.name)}")
@@ -137,12 +95,3 @@ def computer_rows(game: Game, max_players: int, lang: str) -> list[list[Button]]
     if len(game.seats) < max_players:
         rows.append([Button(t(lang, "🤖 Add a computer player"), "!bot+", turn_free=True)])
     return rows
-
-
-def game_menu(lang: str, *, greet: bool = False) -> tuple[str, Any]:
-    """"Which game shall we play?" (or, when the bot joins a group, a greeting): a line per game
-    with what it is like and for how many, and a button per game."""
-    infos = registry.all_infos()
-    rows = [[Button(game_button(gi, lang), f"n.{gi.id}")] for gi in infos]
-    text = greeting(lang, infos) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(infos, lang)
-    return text, keyboard.markup(MENU, None, rows)

@@ -19,14 +19,14 @@ from bot.outgoing import keyboard
 from bot.table.background import Background, table_key
 from bot.table.book import Match
 from bot.table.changes import Change, Closed, Due, Finished, Looked, Moved
-from bot.games.base import message_link
+from bot.words.format import message_link
 from bot.words.i18n import t
 from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger
 from bot.words.names import clean, in_text
 from bot.outgoing.pacing import PERSON, TIDY
 from bot.table.people import People
-from bot.storage.store import GameStore, Seat, Status
+from bot.storage.store import GameStore, Status
 from bot.words.texts import game_name, game_sign
 
 
@@ -153,38 +153,9 @@ class Pings:
                                      lambda: self.messenger.delete(chat_id, previous, priority=TIDY))
 
     def _game_over(self, match: Match) -> None:
-        """The game ended or closed: no more pings; its last group ping goes. Each person gets
-        their own result in private where the game has no private message to end with it (lucky:
-        genial, trio and cones show it there already), unless the game was played in private."""
+        """The game ended or closed: no more pings; its last group ping goes. (Each person's own
+        result in private is the end of a game's: ``bot/ending/private.py``.)"""
         game = match.game
         for seat in game.seats:
             self._pressed.pop((game.id, seat.user_id), None)
-
         self._clear_group_ping(game.id, game.chat_id)
-
-        async def job() -> None:
-            if game.status == Status.FINISHED and game.chat_id < 0:
-                await self.background.settled(("results", game.id))  # to link to them
-                for seat in game.seats:
-                    await self._private_result(match, seat)
-        self.background.schedule(("ping", game.id), job)
-
-    async def _private_result(self, match: Match, seat: Seat) -> None:
-        game = match.game
-        if seat.kind != "human":
-            return
-        row = await self.store.user(seat.user_id)
-        if row is None or not row.private_ok:
-            return
-        lang = await self.people.user_lang(seat.user_id)
-        ui, ctx = match.ui, match.ctx(lang)
-        text = ui.private_result(ctx, seat.seat)
-        if text is None or ui.private(ctx, seat.seat) is not None:
-            return
-        chat = await self.store.chat(game.chat_id)
-        if chat and chat.title:
-            text += "\n" + t(lang, "Played in {chat}.", chat=in_text(chat.title))
-        link = message_link(game.chat_id, game.results_msg or game.table_msg)
-        markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the results"), url=link)]]) if link else None
-        # Quietly, as the other games' private messages are edited to show the result.
-        await self.messenger.send_text(seat.user_id, text, markup, notify=False)

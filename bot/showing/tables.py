@@ -1,72 +1,53 @@
-"""Keeping every message of a game shown: the lobby, the table, the private messages, the results.
+"""Keeping every message of a game shown: the lobby, the table, the private messages (the
+results are the end of a game's: ``bot/ending``).
 
 Tables hears every change of a game (``bot/table/changes.py``) and redraws what it affects in the
 background (``bot/table/background.py``), from the latest state, so a burst of moves becomes one edit;
-the Messenger paces the writes per group. What a message shows now is remembered, so an
-unchanged message is not edited, and an unchanged picture is not drawn or uploaded again (only
-its caption is edited). A job whose game has gone (finished and shown, cancelled) does nothing.
+the Messenger paces the writes per group; ``messages.py`` skips what would change nothing. A job
+whose game has gone (finished and shown, cancelled) does nothing.
 """
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
-from engines import registry
+from bot.games.base import View
+from bot.lobby.menu import LobbyNote
 from bot.outgoing import keyboard
-from bot.table.background import Background, TryLater, table_key
-from bot.table.book import GameBook, Match
-from bot.table.changes import Change, Closed, Finished, Moved, SeatChanged, Shown, Started
-from bot.games.base import View, plain_text
-from bot.words.i18n import t
 from bot.outgoing.keyboard import Button
-from bot.showing.lobby_view import LobbyNote, lobby_message
-from bot.outgoing.messenger import Messenger, Result
-from bot.words.names import in_text
-from bot.outgoing.pacing import PERSON, TIDY
+from bot.showing.lobby_view import lobby_message
+from bot.showing.messages import Messages
+from bot.storage.store import GameStore, Status
+from bot.table.background import Background, table_key
+from bot.table.book import GameBook, Match
+from bot.table.changes import (Change, Closed, LobbyChanged, LobbyClosed, Moved, SeatChanged, Shown, Started,
+                               Summoned)
 from bot.table.people import People
-from bot.workers.pool import render_picture
-from bot.storage.store import UNKNOWN_MESSAGE, GameStore, Status
-from bot.words.texts import game_name
 from bot.table.turns import TurnPolicy
+from bot.words.i18n import t
 
 log = logging.getLogger(__name__)
 
-REPLAY = "!replay"  # the results' 🎞 (bot/ending/replays.py)
-REMATCH = "!rematch"
-
-# A new message that may or may not have arrived is posted again only this much later, if nobody
-# pressed a button on it meanwhile (which tells its id: see ``adopt``).
-UNSURE_SECONDS = 30.0
-
-
 class Tables:
-    def __init__(self, book: GameBook, store: GameStore, messenger: Messenger, people: People, turns: TurnPolicy,
-                 background: Background, *, bot_username: str,
-                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]] = render_picture,
-                 results_note: Callable[[Match, str], Awaitable[str]], webapp_url: str = "",
+    def __init__(self, book: GameBook, store: GameStore, messages: Messages, people: People, turns: TurnPolicy,
+                 background: Background, *, webapp_url: str = "",
                  group_link: Callable[[str], str] | None = None):
         self.book = book
+        self.messages = messages
+        self.messenger = messages.messenger
         # The Mini App (bot/webapp): its page's address, opened from a private message's web_app button,
         # and the t.me link to it on a group's table, by game id (None: no such link).
         self.webapp_url = webapp_url
         self.group_link = group_link
-        # Lines added below a game's results (the rating changes: bot/records/records.py).
-        self.results_note = results_note
-        self.render = render  # draws a picture job off the event loop (bot/workers/pool.py)
         self.store = store
-        self.messenger = messenger
         self.people = people
         self.turns = turns
         self.background = background
-        self.bot_username = bot_username
+        self.bot_username = book.bot_username
         # Where each player is in composing a move (a navigation path of the game's adapter).
         self._table_path: dict[int, str] = {}
         self._dm_path: dict[tuple[int, int], str] = {}
         self._lobby_notes: dict[int, LobbyNote] = {}
-        # What each message shows now: (text, markup json, image key). Skips no-op edits.
-        self._shown: dict[tuple[int, int], tuple[str, str, str | None]] = {}
-        self._shown_turn: dict[tuple[int, int], int] = {}  # the turn a table or private message shows
         self._unreachable: set[tuple[int, int]] = set()
         self._repost: set[int] = set()  # games whose lobby or table /board asked to bring down
 
@@ -86,15 +67,21 @@ class Tables:
         elif isinstance(change, SeatChanged):
             self.schedule_table(match)
             self.schedule_private(match, change.seat, bump=change.back)
-        elif isinstance(change, Finished):
-            self._schedule_results(change)
-            self.let_go(match)
         elif isinstance(change, Closed):
-            if change.why is not None:
-                self.background.schedule(("closed", match.id), lambda: self._show_closed(change))
-            self.let_go(match)
+            self.let_go(match)  # once the Finisher has said why (bot/ending/finisher.py)
         elif isinstance(change, Shown):
             self._show_again(match)
+        elif isinstance(change, LobbyChanged):
+            self._lobby_notes[match.id] = change.note
+            self.schedule_lobby(match)
+        elif isinstance(change, LobbyClosed):
+            self._lobby_notes.pop(match.id, None)
+            if change.text is not None:
+                self._close_lobby(match, change.text)
+            if match.game.status != Status.RUNNING:
+                self.let_go(match)  # cancelled, or everyone left
+        elif isinstance(change, Summoned):
+            self.schedule_private(match, change.seat, bump=True)
 
     def _show_again(self, match: Match) -> None:
         """Every message of the game shows what the store holds: after a restart (a message
@@ -110,21 +97,14 @@ class Tables:
             if s.needs_redraw(game.version):
                 self.schedule_private(match, s.seat)
 
-    async def _show_closed(self, change: Closed) -> None:
-        """A running game was cancelled: say why, take its buttons off, the table says so too."""
-        match, game = change.match, change.match.game
-        lang = await self.people.chat_lang(game.chat_id)
-        name = game_name(registry.info(game.kind), lang)
-        if change.why == "abandoned":
-            text = t(lang, "Nobody has moved in {game} for two rounds ({names}): the game is closed.",
-                     game=name, names=", ".join(in_text(s.name) for s in game.seats))
-        else:
-            text = t(lang, "{game} was cancelled by {name}.", game=name, name=in_text(change.by or "?"))
-        await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON)
-        await self._strip(game.chat_id, game.table_msg)
+    async def strip(self, match: Match) -> None:
+        """The game is over: its table and private messages lose their buttons (the table is then
+        redrawn to say how it ended)."""
+        game = match.game
+        await self.messages.strip(game.chat_id, game.table_msg)
         for s in game.seats:
-            await self._strip(s.user_id, s.dm_msg)
-        self.schedule_table(match)  # the table says the game was cancelled
+            await self.messages.strip(s.user_id, s.dm_msg)
+        self.schedule_table(match)
 
     # ---- composing a move ----------------------------------------------------------------
 
@@ -142,18 +122,6 @@ class Tables:
         self._table_path.pop(match.id, None)
         for s in match.game.seats:
             self._dm_path.pop((match.id, s.seat), None)
-
-    def shows_turn(self, chat_id: int, message_id: int) -> int | None:
-        """The turn a game message shows now (None: not known, e.g. after a restart)."""
-        return self._shown_turn.get((chat_id, message_id))
-
-    @staticmethod
-    def toast(match: Match, events: list[dict], lang: str) -> str | None:
-        """What a move did, in a line for the presser's pop-up (public narration only)."""
-        lines = match.ui.story(match.ctx(lang), events)
-        if not lines:
-            return None
-        return "✓ " + " ".join(plain_text(line) for line in lines)
 
     async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
         """A button was pressed on a message of this game the bot lost track of (its post timed
@@ -173,78 +141,7 @@ class Tables:
 
     # ---- showing one message -------------------------------------------------------------
 
-    @staticmethod
-    def _markup_json(markup) -> str:
-        return json.dumps(markup.to_dict() if markup is not None else None, sort_keys=True)
-
-    async def _show(self, chat_id: int, message_id: int | None, view: View, markup, *,
-                    thread_id: int = 0, force_new: bool = False) -> int | None:
-        """Make a message show ``view``: edit it in place, or post it when it is gone.
-
-        Returns the message id now showing the view (None when it could not be shown).
-        """
-        wanted = (view.text, self._markup_json(markup), view.image_key)
-        if message_id is not None and not force_new:
-            shown = self._shown.get((chat_id, message_id))
-            if shown == wanted:
-                return message_id
-            if view.image is not None:
-                if shown is not None and shown[2] == view.image_key:
-                    sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
-                else:
-                    sent = await self.messenger.edit_photo(chat_id, message_id, lambda: self.render(view.image),
-                                                           view.text, markup)
-            else:
-                sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
-            if sent.ok:
-                self._shown[(chat_id, message_id)] = wanted
-                return message_id
-            if sent.result in (Result.FORBIDDEN, Result.MIGRATED):
-                return None
-            if sent.result != Result.MISSING:
-                raise TryLater()
-            # MISSING: deleted by someone; post a new message below.
-            self._forget(chat_id, message_id)
-        if view.image is not None:
-            sent = await self.messenger.send_photo(chat_id, lambda: self.render(view.image), view.text, markup,
-                                                   thread_id=thread_id)
-        else:
-            sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)
-        if sent.message is None:
-            if sent.result == Result.FAILED:
-                raise TryLater()
-            if sent.result == Result.UNSURE:
-                raise TryLater(UNSURE_SECONDS)  # not posted twice at once: it may be there
-            return None  # forbidden or migrated
-        self._shown[(chat_id, sent.message.message_id)] = wanted
-        return sent.message.message_id
-
-    def _forget(self, chat_id: int, message_id: int | None) -> None:
-        """A message no longer shows the game (deleted, gone, stripped, or its game is over)."""
-        self._shown.pop((chat_id, message_id), None)
-        self._shown_turn.pop((chat_id, message_id), None)
-
-    def strip_soon(self, chat_id: int, message_id: int | None) -> None:
-        """Take the buttons off an old message in a job of its own (clean-up waits for the rest)."""
-        if message_id:  # (not UNKNOWN_MESSAGE)
-            self.background.schedule(("strip", chat_id, message_id), lambda: self._strip(chat_id, message_id))
-
-    async def _strip(self, chat_id: int, message_id: int | None) -> None:
-        """Take the buttons off a message that no longer leads anywhere."""
-        if message_id is not None:
-            await self.messenger.edit_markup(chat_id, message_id, None, priority=TIDY)
-            self._forget(chat_id, message_id)
-
     # ---- the lobby -----------------------------------------------------------------------
-
-    def set_lobby_note(self, game_id: int, note: LobbyNote | None) -> None:
-        if note is None:
-            self._lobby_notes.pop(game_id, None)
-        else:
-            self._lobby_notes[game_id] = note
-
-    def lobby_note(self, game_id: int) -> LobbyNote | None:
-        return self._lobby_notes.get(game_id)
 
     def schedule_lobby(self, match: Match) -> None:
         """Edit the lobby message (in the background, coalesced and paced)."""
@@ -256,7 +153,7 @@ class Tables:
             minutes = await self.turns.minutes(game.chat_id)
             view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username, minutes)
             old, repost = game.lobby_msg, match.id in self._repost
-            new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
+            new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
             if repost:
                 self._reposted(match, game.chat_id, old, new_id)
             if new_id is not None and new_id != game.lobby_msg:
@@ -264,16 +161,15 @@ class Tables:
                 await self.store.save_messages(game)
         self.background.schedule(("lobby", match.id), job)
 
-    def close_lobby(self, match: Match, text: str) -> None:
+    def _close_lobby(self, match: Match, text: str) -> None:
         """Turn the lobby message into a plain record (no buttons)."""
         game = match.game
-        self._lobby_notes.pop(game.id, None)
         if game.lobby_msg is None:
             return
         chat_id, message_id, thread_id = game.chat_id, game.lobby_msg, game.thread_id
 
         async def job() -> None:
-            await self._show(chat_id, message_id, View(text), None, thread_id=thread_id)
+            await self.messages.show(chat_id, message_id, View(text), None, thread_id=thread_id)
         self.background.schedule(("lobby", game.id), job)
 
     # ---- the table -----------------------------------------------------------------------
@@ -297,11 +193,12 @@ class Tables:
 
     def _page_link(self, match: Match, lang: str) -> list[list[Button]]:
         """A group table's row with the Mini App's direct link (t.me/<bot>/<app>?startapp=…):
-        a live board for anyone in the group, and a seated player's own rack and moves. (A solo
-        game's table, in the private chat, opens the page with a web_app button.)"""
+        a live board for anyone in the group, and a seated player's own rack and moves. (A game in
+        the private chat opens the page with a web_app button: on its table when the game has no
+        private message of its own, a solo game or lucky, else on that message.)"""
         game = match.game
-        if game.chat_id > 0:  # a game in the private chat: a solo game's table is where it is played
-            return self._page_button(match, lang) if len(game.seats) == 1 else []
+        if game.chat_id > 0:  # a game in the private chat
+            return self._page_button(match, lang) if len(game.seats) == 1 or not match.ui.has_private else []
         if self.group_link is None:
             return []
         text = t(lang, "🖐 On the board") if match.ui.moves_on_page else t(lang, "👀 Live board")
@@ -321,14 +218,13 @@ class Tables:
         if match.gone or match.state is None:
             return
         lang = await self.people.chat_lang(game.chat_id)
-        turn, version, old, repost = match.turn, game.version, game.table_msg, match.id in self._repost
+        version, old, repost = game.version, game.table_msg, match.id in self._repost
         view, markup = self.table_view(match, lang)
-        new_id = await self._show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
+        new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
         if repost:
             self._reposted(match, game.chat_id, old, new_id)
         if new_id is None:
             return
-        self._shown_turn[(game.chat_id, new_id)] = turn
         if new_id != game.table_msg or version != game.table_version:
             moved = new_id != game.table_msg
             game.table_msg, game.table_version = new_id, version
@@ -360,7 +256,7 @@ class Tables:
         if new is not None:
             self._repost.discard(match.id)
             if old is not None and old != new:
-                self.strip_soon(chat_id, old)
+                self.messages.strip_soon(chat_id, old)
 
     # ---- private messages ----------------------------------------------------------------
 
@@ -391,20 +287,19 @@ class Tables:
         if bump and old is not None:
             # A new message notifies the player that it is their turn; the old one goes.
             await self.messenger.delete(entry.user_id, old)
-            self._forget(entry.user_id, old)
+            self.messages.forget(entry.user_id, old)
             old = None
-        new_id = await self._show(entry.user_id, old, view, markup)
-        if new_id is not None:
-            self._shown_turn[(entry.user_id, new_id)] = ctx.turn
+        unchanged = old is not None and self.messages.shows(entry.user_id, old, view, markup)
+        new_id = await self.messages.show(entry.user_id, old, view, markup)
         self._mark_reachable(match, seat, new_id is not None)
-        if new_id is not None and (new_id != entry.dm_msg or version != entry.dm_version):
-            entry.dm_msg, entry.dm_version = new_id, version
+        if new_id is None:
+            return
+        # Stored only when the message changed: an unchanged one (a goal that stays the same
+        # while the others move) costs no write; after a restart it is looked at once more.
+        stored = new_id == entry.dm_msg and (version == entry.dm_version or unchanged)
+        entry.dm_msg, entry.dm_version = new_id, version
+        if not stored:
             await self.store.save_messages(game)
-
-    def bring_back(self, match: Match, seat: int) -> None:
-        """The player asked for their private message again (``/start`` from its link): it
-        comes down to the bottom of the private chat."""
-        self.schedule_private(match, seat, bump=True)
 
     def _mark_reachable(self, match: Match, seat: int, reachable: bool) -> None:
         """The table warns about a player the bot cannot write to in private."""
@@ -431,24 +326,24 @@ class Tables:
 
     # ---- the end -------------------------------------------------------------------------
 
-    async def _settled(self, match: Match) -> None:
+    async def settled(self, match: Match) -> None:
         """Wait until the game's table and private messages show their last state."""
         await self.background.settled(table_key(match.id))
         for s in match.game.seats:
             await self.background.settled(("dm", match.id, s.seat))
 
     def let_go(self, match: Match) -> None:
-        """A game is over and shown: forget what its messages show, and the book lets go of it
-        (the store keeps everything); a job still holding it does nothing from then on."""
+        """A game is over and shown (its results too: the Finisher lets it go then): forget what
+        its messages show, and the book lets go of it (the store keeps everything); a job still
+        holding it does nothing from then on."""
         async def job() -> None:
             game = match.game
-            await self._settled(match)
-            await self.background.settled(("results", game.id))
+            await self.settled(match)
             await self.background.settled(("closed", game.id))
             ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
             ids |= {(s.user_id, s.dm_msg) for s in game.seats}
             for chat_id, message_id in ids:
-                self._forget(chat_id, message_id)
+                self.messages.forget(chat_id, message_id)
             self._table_path.pop(game.id, None)
             self._lobby_notes.pop(game.id, None)
             self._repost.discard(game.id)
@@ -458,59 +353,3 @@ class Tables:
             if self.book.cached(game.id) is match:
                 self.book.forget(game.id)
         self.background.schedule(("let-go", match.id), job)
-
-    @staticmethod
-    def results_markup(short_id: str, lang: str, *, rematch: bool):
-        """The results' buttons: 🎞 the replay of the game, and 🔁 a rematch until it is used."""
-        row = [Button(t(lang, "🎞 Replay"), REPLAY, turn_free=True)]
-        if rematch:
-            row.append(Button(t(lang, "🔁 Rematch"), REMATCH, turn_free=True))
-        return keyboard.markup(short_id, None, [row])
-
-    def rematch_used(self, game) -> None:
-        """The results keep their text and 🎞, not their 🔁 (it has been used)."""
-        chat_id, message_id, short_id = game.chat_id, game.results_msg, game.short_id
-        if not message_id:  # (not UNKNOWN_MESSAGE)
-            return
-
-        async def job() -> None:
-            lang = await self.people.chat_lang(chat_id)
-            await self.messenger.edit_markup(chat_id, message_id, self.results_markup(short_id, lang, rematch=False),
-                                             priority=TIDY)
-        self.background.schedule(("strip", chat_id, message_id), job)
-
-    def _schedule_results(self, change: Finished) -> None:
-        """Post the results below the final table (after its last edit), once; then start the
-        next game of a series below them."""
-        match = change.match
-
-        async def job() -> None:
-            await self._settled(match)
-            game = match.game
-            if game.results_msg is None:
-                # Exactly once, across any stop: the intent is stored before the send, so a
-                # restart never posts them again; a send that surely failed is tried again.
-                game.results_msg = UNKNOWN_MESSAGE
-                await self.store.save_messages(game)
-                lang = await self.people.chat_lang(game.chat_id)
-                text = match.ui.results(match.ctx(lang))
-                note = await self.results_note(match, lang)
-                if note:
-                    text += "\n\n" + note
-                rematch = True
-                if change.news is not None:
-                    text += "\n\n" + change.news.text(lang)
-                    rematch = change.news.next_seats is None  # a series goes on by itself
-                markup = self.results_markup(game.short_id, lang, rematch=rematch)
-                sent = await self.messenger.send_text(game.chat_id, text, markup, thread_id=game.thread_id,
-                                                      priority=PERSON, patient=True)
-                if sent.message is not None or sent.result == Result.FAILED:
-                    game.results_msg = sent.message.message_id if sent.message is not None else None
-                    await self.store.save_messages(game)
-                if sent.result == Result.FAILED:
-                    raise TryLater()  # surely not posted (Telegram did not take it): again later
-                # UNSURE (the connection broke after the request went out): it may be there, so
-                # it is not posted a second time.
-            if change.then is not None:
-                change.then()
-        self.background.schedule(("results", match.id), job)

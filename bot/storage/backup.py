@@ -17,7 +17,7 @@ import os
 import sqlite3
 import urllib.parse
 
-from bot.storage.store import is_postgres
+from bot.storage.choose import is_postgres
 
 BUSY_MS = 5000  # a checkpoint of the bot's may hold the reader back this long at most
 _SQLITE_HEADER = b"SQLite format 3\x00"

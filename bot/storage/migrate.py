@@ -20,7 +20,8 @@ import sqlite3
 import asyncpg
 
 from bot.storage import instance
-from bot.storage.store import StoreError, is_postgres
+from bot.storage.store import StoreError
+from bot.storage.choose import is_postgres
 from bot.storage.postgres import PostgresStore, describe, explain
 from bot.storage.sqlite import SqliteStore
 

@@ -7,8 +7,10 @@ the same game and then finds the version moved on). Migrations run in one transa
 advisory lock, so two processes starting together (a hot standby) never migrate twice.
 
 ``open()`` refuses what it cannot use with a ``StoreError`` of one line that never repeats the URL
-(it may hold a password): a server that does not answer, a refused login, a missing database,
-another program's tables, a schema written by a newer version of the bot.
+(it may hold a password): a refused login, a missing database, no rights on its schema, another
+program's tables, a schema written by a newer version of the bot. A server that cannot be reached
+now (down, starting up or shutting down, a dropped connection, a timeout) is a
+``StoreUnavailable``, from ``open()`` and from every query alike: the caller tries again later.
 """
 from __future__ import annotations
 
@@ -22,13 +24,23 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.store import Game, PlaceTaken, Seat, StaleVersion, StoreError
-from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
+from bot.storage.store import Game, PlaceTaken, Seat, StaleVersion, StoreError, StoreUnavailable
+from bot.storage.migrations import MIGRATIONS, newer_schema
+from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, SEAT_COLUMNS, SqlStore, Unchanged,
+                             few, game_from_row)
 
 CONNECT_SECONDS = 5.0  # a server that does not answer by then is reported, not waited for
 PING_SECONDS = 5.0
 POOL_SIZE = 10  # one process's concurrent transactions; a transaction lasts a millisecond or two
+# What says "the server cannot be reached now", not "a person must fix something": no connection
+# (refused, no socket, reset, a timeout), a connection lost (class 08), the server starting up,
+# shutting down or crashed, out of connection slots, a read-only server met in a failover, a
+# statement cancelled (a timeout on the server).
+UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError,
+               asyncpg.AdminShutdownError, asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError,
+               asyncpg.ReadOnlySQLTransactionError, asyncpg.QueryCanceledError)
+# What may stand for one of those (see ``unreachable``).
+MAYBE_UNREACHABLE = (asyncpg.InterfaceError,)
 # pg_advisory_xact_lock key held while migrating (an arbitrary constant: "tablebot migrate").
 MIGRATION_LOCK = 0x7AB1_E807
 
@@ -58,6 +70,17 @@ def describe(url: str) -> str:
     return f"the PostgreSQL server at {host}:{port} (database {database})"
 
 
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failure says the server cannot be reached now: one of ``UNREACHABLE``, or
+    asyncpg's complaint about a connection closed under it (a transaction cut off by a lost
+    connection ends with "cannot call Transaction.__aexit__(): the underlying connection is
+    closed", raised while handling the loss)."""
+    if isinstance(exc, UNREACHABLE):
+        return True
+    return isinstance(exc, MAYBE_UNREACHABLE) and (
+        "connection is closed" in str(exc) or isinstance(exc.__context__, UNREACHABLE))
+
+
 def explain(url: str, exc: BaseException) -> str:
     """One line for a failure to connect or to check the database."""
     where = describe(url)
@@ -69,10 +92,30 @@ def explain(url: str, exc: BaseException) -> str:
     if isinstance(exc, asyncpg.InsufficientPrivilegeError):
         return (f"{where}: the user may not create or change tables ({reason}): grant it the database's "
                 "schema, or use its owner")
-    if isinstance(exc, (OSError, asyncio.TimeoutError, asyncpg.CannotConnectNowError,
-                        asyncpg.ConnectionDoesNotExistError, asyncpg.TooManyConnectionsError)):
-        return f"cannot reach {where} ({reason}): is it running, and is TABLEBOT_DB right?"
+    if unreachable(exc):
+        return f"cannot reach {where} ({reason}; is it running, and is TABLEBOT_DB right?)"
     return f"cannot use {where} ({reason}): check the server and TABLEBOT_DB"
+
+
+def failure(url: str, exc: BaseException) -> StoreError:
+    """The one-line error for a failure to connect or to query: ``StoreUnavailable`` when the
+    server cannot be reached now (try again later), else a ``StoreError`` for a person to fix."""
+    kind = StoreUnavailable if unreachable(exc) else StoreError
+    return kind(explain(url, exc))
+
+
+def reaching(method):
+    """A query method whose failure to reach the server is a ``StoreUnavailable`` of one line
+    (the bot answers "try again", never a traceback); any other failure stays what it is."""
+    @functools.wraps(method)
+    async def reach(self: "PostgresStore", *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except UNREACHABLE + MAYBE_UNREACHABLE as exc:
+            if not unreachable(exc):
+                raise
+            raise StoreUnavailable(explain(self.url, exc)) from None
+    return reach
 
 
 def _changed(status: str) -> int:
@@ -93,15 +136,18 @@ class PostgresStore(SqlStore):
         """Connect, check the database and bring its schema up to date; raise StoreError (one
         line) when it cannot be used. Nothing is written before the checks pass."""
         try:
-            self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_SIZE,
-                                                   timeout=CONNECT_SECONDS)
+            # No floor of connections (min_size 0) and none closed for being idle: asyncpg keeps
+            # a floor by reconnecting in the background, logging a traceback per attempt while
+            # the server is away. Connections are made when needed, and kept.
+            self._pool = await asyncpg.create_pool(self.url, min_size=0, max_size=POOL_SIZE,
+                                                   max_inactive_connection_lifetime=0, timeout=CONNECT_SECONDS)
             await self._migrate()
         except StoreError:
             await self.close()
             raise
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError) as exc:
             await self.close()
-            raise StoreError(explain(self.url, exc)) from None
+            raise failure(self.url, exc) from None
         return self
 
     async def _migrate(self) -> None:
@@ -134,6 +180,7 @@ class PostgresStore(SqlStore):
         assert self._pool is not None, "storage is not open"
         return self._pool
 
+    @reaching
     async def schema_version(self) -> int:
         return await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
@@ -142,13 +189,15 @@ class PostgresStore(SqlStore):
         try:
             await asyncio.wait_for(self.pool.fetchval("SELECT 1"), PING_SECONDS)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError, AssertionError) as exc:
-            raise StoreError(explain(self.url, exc)) from None
+            raise failure(self.url, exc) from None
 
     # ---- the primitives of SqlStore --------------------------------------------------------
 
+    @reaching
     async def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         return [tuple(r) for r in await self.pool.fetch(numbered(sql), *params)]
 
+    @reaching
     async def _find(self, where: str, params: tuple = ()) -> list[Game]:
         return await self._games(self.pool, where, params)
 
@@ -163,6 +212,7 @@ class PostgresStore(SqlStore):
             games.append(game)
         return games
 
+    @reaching
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
                         by_computer: bool = False, seats_changed: bool = False) -> None:
         """As ``SqlStore.save_game``; a move (the common save: the game and one action) is one
@@ -179,6 +229,7 @@ class PostgresStore(SqlStore):
         game.version += 1
         game.updated = now
 
+    @reaching
     async def _script(self, statements: list[tuple[str, Any]], *, guarded: bool = False) -> list[int] | None:
         if len(statements) == 1 and not isinstance(statements[0][1], list):
             # One statement is atomic by itself: no BEGIN and COMMIT, two round trips fewer.
@@ -203,9 +254,11 @@ class PostgresStore(SqlStore):
 
     # ---- what needs an id the database gives -----------------------------------------------
 
+    @reaching
     async def _insert_id(self, sql: str, params: tuple) -> int:
         return await self.pool.fetchval(numbered(sql + " RETURNING id"), *params)
 
+    @reaching
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
         now = time.time()
@@ -219,6 +272,7 @@ class PostgresStore(SqlStore):
             existing = await self.open_game_at(chat_id, thread_id)
             raise PlaceTaken(existing.id if existing else 0) from None
 
+    @reaching
     async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         async with self.pool.acquire() as conn, conn.transaction():
             ids = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE chat_id=$1 ORDER BY id FOR UPDATE",

@@ -1,9 +1,10 @@
 """What the two SQL stores share (SQLite in ``bot/storage/sqlite.py``, PostgreSQL in
-``bot/storage/postgres.py``): the schema's migrations, the columns read and how rows become records, and
-every method that is one statement or one query, written once in the SQL both databases speak.
+``bot/storage/postgres.py``): the columns read and how rows become records, and every method that
+is one statement or one query, written once in the SQL both databases speak (the schema is
+``bot/storage/migrations.py``).
 
 Statements use ``?`` placeholders (SQLite's); the PostgreSQL store numbers them (``$1``…) and
-translates the column types of the migrations (see ``store_pg.postgres_ddl``), so both databases
+translates the column types of the migrations (see ``postgres.postgres_ddl``), so both databases
 have the same tables, columns and schema versions. A store built on :class:`SqlStore` supplies the
 few primitives at the bottom of it: reading rows, reading games with their seats, running
 statements as one transaction, and inserting a row whose id the database numbers.
@@ -15,151 +16,13 @@ import json
 import time
 from typing import Any, Callable, Iterable
 
-from bot.storage.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series, StaleVersion,
-                       StoreError, User)
-
-# Schema versions: migration n (counted from 1) brings a database from version n-1 to n. Written
-# for SQLite; PostgreSQL runs the same text with its column types (INTEGER is 64 bits in SQLite).
-MIGRATIONS: list[str] = [
-    # 1: the first schema.
-    """
-    CREATE TABLE chats (
-        chat_id   INTEGER PRIMARY KEY,
-        lang      TEXT,
-        settings  TEXT NOT NULL DEFAULT '{}',
-        title     TEXT
-    );
-    CREATE TABLE users (
-        user_id       INTEGER PRIMARY KEY,
-        name          TEXT NOT NULL DEFAULT '',
-        username      TEXT,
-        lang          TEXT,
-        lang_chosen   INTEGER NOT NULL DEFAULT 0,
-        private_ok    INTEGER NOT NULL DEFAULT 0,
-        updated       REAL NOT NULL DEFAULT 0
-    );
-    CREATE TABLE series (
-        id        INTEGER PRIMARY KEY AUTOINCREMENT,
-        chat_id   INTEGER NOT NULL,
-        kind      TEXT NOT NULL,
-        total     INTEGER NOT NULL,
-        played    INTEGER NOT NULL DEFAULT 0,
-        users     TEXT NOT NULL,
-        points    TEXT NOT NULL,
-        created   REAL NOT NULL
-    );
-    CREATE TABLE games (
-        id           INTEGER PRIMARY KEY AUTOINCREMENT,
-        kind         TEXT NOT NULL,
-        chat_id      INTEGER NOT NULL,
-        thread_id    INTEGER NOT NULL DEFAULT 0,
-        status       TEXT NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
-        host_id      INTEGER NOT NULL,
-        options      TEXT NOT NULL DEFAULT '{}',
-        seed         INTEGER NOT NULL,
-        state        TEXT,
-        version      INTEGER NOT NULL DEFAULT 0,
-        lobby_msg    INTEGER,
-        table_msg    INTEGER,
-        results_msg  INTEGER,
-        last_events  TEXT NOT NULL DEFAULT '[]',
-        outcome      TEXT,
-        series_id    INTEGER REFERENCES series(id),
-        created      REAL NOT NULL,
-        updated      REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX games_one_open_per_place ON games(chat_id, thread_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_by_status ON games(status);
-    CREATE TABLE seats (
-        game_id   INTEGER NOT NULL REFERENCES games(id),
-        seat      INTEGER NOT NULL,
-        user_id   INTEGER NOT NULL,
-        name      TEXT NOT NULL,
-        kind      TEXT NOT NULL DEFAULT 'human',
-        dm_msg    INTEGER,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    );
-    CREATE TABLE actions (
-        game_id   INTEGER NOT NULL REFERENCES games(id),
-        n         INTEGER NOT NULL,
-        seat      INTEGER NOT NULL,
-        action    TEXT NOT NULL,
-        at        REAL NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    """,
-    # 2: turns in a row the bot played for absent players (a game nobody plays is closed).
-    """
-    ALTER TABLE games ADD COLUMN idle_turns INTEGER NOT NULL DEFAULT 0
-    """,
-    # 3: turn pings (a person may switch them off; the last one is deleted when the next comes),
-    # computer players (the level playing a seat), each game counted once in its series, and the
-    # version each game message shows (after a crash, what lags behind the store is redrawn).
-    """
-    ALTER TABLE games ADD COLUMN table_version INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE seats ADD COLUMN dm_version INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE users ADD COLUMN notify INTEGER NOT NULL DEFAULT 1;
-    ALTER TABLE users ADD COLUMN ping_msg INTEGER;
-    ALTER TABLE seats ADD COLUMN level TEXT;
-    ALTER TABLE series ADD COLUMN counted TEXT NOT NULL DEFAULT '[]'
-    """,
-    # 4: records of games that are over, ratings, who made each move (a person, or a computer
-    # for them), people who asked to be forgotten. Games already over are recorded by
-    # bot/records/records.py at the next start (ratings need openskill, not SQL).
-    """
-    ALTER TABLE actions ADD COLUMN auto INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE users ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE records (
-        game_id    INTEGER PRIMARY KEY,
-        kind       TEXT NOT NULL,
-        chat_id    INTEGER NOT NULL,
-        thread_id  INTEGER NOT NULL DEFAULT 0,
-        status     TEXT NOT NULL,
-        rated      INTEGER NOT NULL,
-        options    TEXT NOT NULL DEFAULT '{}',
-        series_id  INTEGER,
-        started    REAL NOT NULL,
-        ended      REAL NOT NULL
-    );
-    CREATE INDEX records_by_chat ON records(chat_id, ended);
-    CREATE INDEX records_by_chat_kind ON records(chat_id, kind);
-    CREATE TABLE record_seats (
-        game_id    INTEGER NOT NULL REFERENCES records(game_id),
-        seat       INTEGER NOT NULL,
-        user_id    INTEGER,
-        name       TEXT,
-        kind       TEXT NOT NULL,
-        level      TEXT,
-        place      INTEGER,
-        score      INTEGER,
-        team       INTEGER NOT NULL DEFAULT 0,
-        autoplayed INTEGER NOT NULL DEFAULT 0,
-        before     INTEGER,
-        after      INTEGER,
-        games      INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX record_seats_by_user ON record_seats(user_id, game_id);
-    CREATE TABLE ratings (
-        kind     TEXT NOT NULL,
-        user_id  INTEGER NOT NULL,
-        mu       REAL NOT NULL,
-        sigma    REAL NOT NULL,
-        figure   INTEGER NOT NULL,
-        games    INTEGER NOT NULL,
-        PRIMARY KEY (kind, user_id)
-    );
-    CREATE INDEX ratings_by_figure ON ratings(kind, figure DESC)
-    """,
-]
-
+from bot.storage.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series,
+                               StaleVersion, User)
 
 GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
-                "idle_turns, table_version")
-SEAT_COLUMNS = "seat, user_id, name, kind, dm_msg, level, dm_version"
+                "idle_turns, table_version, end_shown")
+SEAT_COLUMNS = "seat, user_id, name, kind, dm_msg, level, dm_version, result_sent"
 RECORD_SEAT_COLUMNS = "seat, user_id, name, kind, level, place, score, team, autoplayed, before, after, games"
 
 # Written by create_game (the lobby and its host's seat) and save_game.
@@ -184,23 +47,17 @@ def few(names: list[str], most: int = 4) -> str:
     return ", ".join(names[:most]) + (", …" if len(names) > most else "")
 
 
-def newer_schema(where: str, version: int) -> StoreError:
-    """The refusal of a database written by a newer version of the bot (``where``: the file, or the
-    server and database)."""
-    return StoreError(f"{where} was written by a newer version of tablebot (schema {version}; this version knows "
-                      f"up to {len(MIGRATIONS)}): run the newer version, or restore a backup made before the upgrade")
-
-
 def game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
-     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version) = row
+     table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version,
+     end_shown) = row
     return Game(
         id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
         options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
         version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
         last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
-        table_version=table_version,
+        table_version=table_version, end_shown=end_shown,
     )
 
 
@@ -272,11 +129,12 @@ class SqlStore:
                                 "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id=?) ORDER BY id",
                                 (user_id,))
 
-    async def finished_without_results(self, within_days: float = 7) -> list[Game]:
-        """Recent games that ended but whose results were never posted (the bot stopped in
-        between, or the group was gone)."""
-        return await self._find("WHERE status='finished' AND results_msg IS NULL AND updated > ? ORDER BY id",
-                                (time.time() - within_days * 86400,))
+    async def unshown_ends(self, within_days: float = 7) -> list[Game]:
+        """Recent games that ended (finished, or cancelled while running) but whose end was not
+        all shown (their results, a person's own result in private, why it was cancelled: the
+        bot stopped in between)."""
+        return await self._find("WHERE end_shown=0 AND (status='finished' OR status='cancelled' AND state IS NOT "
+                                "NULL) AND updated > ? ORDER BY id", (time.time() - within_days * 86400,))
 
     async def all_games(self) -> list[Game]:
         return await self._find("ORDER BY id")
@@ -314,18 +172,18 @@ class SqlStore:
         if seats_changed:
             statements.append(("DELETE FROM seats WHERE game_id=?", (game.id,)))
             statements.append((
-                "INSERT INTO seats (game_id, seat, user_id, name, kind, dm_msg, level, dm_version) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version) for s in game.seats]))
+                f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game.id, s.seat, s.user_id, s.name, s.kind, s.dm_msg, s.level, s.dm_version, int(s.result_sent))
+                 for s in game.seats]))
         return statements
 
     async def save_messages(self, game: Game) -> None:
         """Store message ids and the version each shows (not game logic: no version bump)."""
         await self._script([
-            ("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=? WHERE id=?",
-             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, game.id)),
-            ("UPDATE seats SET dm_msg=?, dm_version=? WHERE game_id=? AND seat=?",
-             [(s.dm_msg, s.dm_version, game.id, s.seat) for s in game.seats])])
+            ("UPDATE games SET lobby_msg=?, table_msg=?, results_msg=?, table_version=?, end_shown=? WHERE id=?",
+             (game.lobby_msg, game.table_msg, game.results_msg, game.table_version, int(game.end_shown), game.id)),
+            ("UPDATE seats SET dm_msg=?, dm_version=?, result_sent=? WHERE game_id=? AND seat=?",
+             [(s.dm_msg, s.dm_version, int(s.result_sent), game.id, s.seat) for s in game.seats])])
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         return await self._rows("SELECT n, seat, action FROM actions WHERE game_id=? ORDER BY n", (game_id,))
@@ -340,12 +198,6 @@ class SqlStore:
         return ids
 
     # ---- users and chats ---------------------------------------------------------------
-
-    async def forget_cache(self) -> None:
-        """Drop every cached user and chat: the next reads come from the database."""
-        self._chats.clear()
-        self._users.clear()
-        self._writes += 1  # and a read under way now is not kept: it may have read the old row
 
     async def _cached(self, cache: dict, key: int, read: Callable) -> Any:
         if key in cache:

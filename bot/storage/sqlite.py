@@ -7,11 +7,18 @@ concurrency), committed before any message goes out. Implements ``bot.storage.st
 ``open()`` refuses a database it cannot use with a ``StoreError`` of one line (the file, what is
 wrong, what to do) before anything is changed: a directory, a file that is not SQLite or is
 damaged (``PRAGMA quick_check``), another program's database, one written by a newer version of
-the bot, or one this user cannot write. A missing directory is created.
+the bot, or one this user cannot write. A missing directory is created. At start every failure
+is a person's to fix: there is no server to wait for (a disk mounted late looks like a new
+directory; start the bot after the mount).
+
+Once open, a failure of the file for a moment (locked by another program beyond the busy
+timeout, a disk I/O error, a full disk) is a ``StoreUnavailable``: the press that met it is
+answered "try again", with no traceback in the log.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -21,9 +28,10 @@ from typing import Any, Callable, TypeVar
 
 import aiosqlite
 
-from bot.storage.store import Game, PlaceTaken, Seat, StoreError
-from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, MIGRATIONS,
-                           SEAT_COLUMNS, SqlStore, Unchanged, few, game_from_row, newer_schema)
+from bot.storage.store import Game, PlaceTaken, Seat, StoreError, StoreUnavailable
+from bot.storage.migrations import MIGRATIONS, newer_schema
+from bot.storage.sql import (GAME_COLUMNS, INSERT_GAME, INSERT_HOST, MIGRATE_CHAT, SEAT_COLUMNS, SqlStore, Unchanged,
+                             few, game_from_row)
 
 T = TypeVar("T")
 
@@ -100,6 +108,23 @@ def _explain(path: str, exc: sqlite3.Error) -> str:
     return f"cannot use {path} ({reason}): check the file, or point TABLEBOT_DB elsewhere"
 
 
+# SQLite's words for a file that fails for a moment, not for a bug in a statement (which is an
+# OperationalError too: "no such table", a syntax error).
+_FOR_A_MOMENT = ("locked", "busy", "disk i/o error", "disk is full", "unable to open", "readonly")
+
+
+@contextlib.contextmanager
+def _failing_for_a_moment(path: str):
+    """Inside, an SQLite failure of the file for a moment becomes a ``StoreUnavailable``."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        if not any(words in reason.lower() for words in _FOR_A_MOMENT):
+            raise
+        raise StoreUnavailable(f"{path} cannot be used now ({reason})") from None
+
+
 def _run_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> tuple[bool, Any]:
     """``work(conn)`` as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on any error):
     (True, its result) or (False, the exception). Never leaves a transaction open: the next one
@@ -133,6 +158,7 @@ class SqliteStore(SqlStore):
         self._waiting: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future]] = []
         self._committer: asyncio.Task | None = None
         self._file: tuple[int, int] | None = None  # the opened file's (device, inode), for ping()
+        self._serving = False  # opened and checked: a failure from now on may be for a moment
 
     async def open(self) -> "SqliteStore":
         """Connect, check the database and bring its schema up to date; raise StoreError (one
@@ -151,6 +177,7 @@ class SqliteStore(SqlStore):
             await self._migrate()
             await self._check_writable()
             self._file = _identity(self.path)
+            self._serving = True
         except BaseException as exc:
             await self.close()
             if isinstance(exc, sqlite3.Error):
@@ -204,7 +231,13 @@ class SqliteStore(SqlStore):
         four turns of a busy loop while holding the write lock; at 50 presses a second the
         writes, one at a time, queued for seconds (press → answer p50 1.4 s in ``bench load``).
         aiosqlite has no public call for this; ``_execute`` is what its own methods use."""
-        return await self.db._execute(work, self.db._conn)
+        with self._for_a_moment():
+            return await self.db._execute(work, self.db._conn)
+
+    def _for_a_moment(self):
+        """Once open, a failure of the file for a moment is a ``StoreUnavailable``; while
+        opening, ``open()`` explains every failure for a person to fix."""
+        return _failing_for_a_moment(self.path) if self._serving else contextlib.nullcontext()
 
     async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on
@@ -218,7 +251,8 @@ class SqliteStore(SqlStore):
         self._waiting.append((work, future))
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_waiting())
-        return await future
+        with self._for_a_moment():
+            return await future
 
     async def _commit_waiting(self) -> None:
         while self._waiting:
@@ -247,7 +281,8 @@ class SqliteStore(SqlStore):
 
     async def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         """The rows of one query, in one round trip."""
-        return [tuple(r) for r in await self.db.execute_fetchall(sql, params)]
+        with self._for_a_moment():
+            return [tuple(r) for r in await self.db.execute_fetchall(sql, params)]
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -30,6 +30,13 @@ class StoreError(Exception):
     """The database cannot be used; the message is one line for the operator."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached now (the server is down, starting up or shutting down, a
+    connection dropped, a timeout, a disk that fails for a moment): nothing for a person to
+    fix, try again later. A ``StoreError`` that is not one of these needs a person (a refused
+    login, a missing database, no rights, a newer schema)."""
+
+
 class StaleVersion(Exception):
     """The game changed in the database since it was read."""
 
@@ -53,6 +60,10 @@ class Seat:
     # while they have handed it over (None: the person plays it).
     level: str | None = None
     dm_version: int = 0  # the game version the private message shows
+    result_sent: bool = False  # the person's own result went (or may have gone) out in private
+
+    def __post_init__(self) -> None:
+        self.result_sent = bool(self.result_sent)
 
     @property
     def is_computer(self) -> bool:
@@ -87,16 +98,18 @@ class Game:
     table_msg: int | None
     results_msg: int | None
     last_events: list[dict[str, Any]]
-    outcome: dict[str, Any] | None
+    outcome: dict[str, Any] | None  # finished: places, reason, scores; cancelled: why it closed, by whom
     series_id: int | None
     created: float
     updated: float
     idle_turns: int = 0
     table_version: int = 0  # the game version the table message shows
+    end_shown: bool = False  # its end is all shown: the results and the private ones, or why it was cancelled
     seats: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
+        self.end_shown = bool(self.end_shown)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -277,14 +290,12 @@ class GameStore(Protocol):
     bumps it.
 
     A store may cache users and chats (read on every update): its own writes keep the cache
-    right, but not another process's. ``forget_cache`` drops it, so that the next reads come from
-    the database: called when a process becomes the active one, since another process may have
-    written meanwhile."""
+    right, but not another process's; a process becomes the active one once in its life (a
+    standby that takes over starts from the store), so no cache outlives another's writes."""
 
     async def open(self) -> "GameStore": ...
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
-    async def forget_cache(self) -> None: ...
     async def ping(self) -> None:
         """Ask the database something that needs it to answer (``/healthz``); raise StoreError
         when it does not."""
@@ -297,7 +308,7 @@ class GameStore(Protocol):
     async def open_games(self) -> list[Game]: ...
     async def open_games_of(self, user_id: int) -> list[Game]: ...
     async def all_games(self) -> list[Game]: ...
-    async def finished_without_results(self) -> list[Game]: ...
+    async def unshown_ends(self) -> list[Game]: ...
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
                           options: dict[str, Any], seed: int, series_id: int | None = None) -> Game: ...
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
@@ -340,19 +351,3 @@ class GameStore(Protocol):
 
     # the owner's figures (bot/ops/owner.py)
     async def activity(self, since: float) -> tuple[int, int]: ...
-
-
-def make_store(db: str) -> GameStore:
-    """The store (not yet opened) for a ``TABLEBOT_DB`` value: a PostgreSQL URL, or else the path
-    of an SQLite file (``:memory:`` for one that lives as long as the process)."""
-    # Imported here, not at the top: whoever imports the records does not load a database driver.
-    if is_postgres(db):
-        from bot.storage.postgres import PostgresStore
-        return PostgresStore(db)
-    from bot.storage.sqlite import SqliteStore
-    return SqliteStore(db)
-
-
-def is_postgres(db: str) -> bool:
-    """Whether a ``TABLEBOT_DB`` value is a PostgreSQL URL."""
-    return db.split("://", 1)[0].lower() in ("postgresql", "postgres")

@@ -14,6 +14,7 @@ import logging
 from typing import Any, Awaitable, Callable
 
 from bot import logs
+from bot.storage.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class Background:
                     log.info("%r: not shown yet, trying again in %.0f s", key, later.seconds)
                     self._later[key] = asyncio.get_running_loop().call_later(
                         later.seconds, lambda: self.schedule(key, job))
+            except StoreUnavailable as exc:  # not a bug: the next change or start shows it again
+                log.warning("background job %r not done, the database cannot be reached: %s", key, exc)
             except Exception:  # one failed job must not stop the next one
                 log.exception("background job %r failed", key)
         self._tasks.pop(key, None)

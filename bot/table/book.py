@@ -118,8 +118,3 @@ class GameBook:
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._locks[game_id]
-
-    def clear(self) -> None:
-        """Forget every game (this process becomes the active one: the store may have changed)."""
-        for game_id in list(self._matches):
-            self.forget(game_id)

@@ -1,9 +1,12 @@
-"""Hearing that a game changed: the game loop says what happened, once; whoever shows a game
-(the table and private messages, the turn ping; later the records and a web page) listens.
+"""Hearing that a game changed: whoever changes a game says what happened, once; whoever shows
+it (the lobby, table and private messages, the turn pings, the end of a game, the records, the
+Mini App's live pages) listens.
 
-The game loop (``bot/table/play.py``) publishes a change after it is committed to the store; the
-listeners subscribed in the composition root hear it in the order they subscribed, and must not
-wait (they schedule background work). A listener that fails is logged and the others still hear.
+The game loop (``bot/table/play.py``) and the lobby (``bot/lobby/lobby.py``) publish a change
+after it is committed to the store; the listeners subscribed in the composition root hear it in
+the order they subscribed, and must not wait (they schedule background work). A listener that
+fails is logged and the others still hear. So nobody who changes a game imports anybody who
+shows it.
 """
 from __future__ import annotations
 
@@ -51,12 +54,9 @@ class SeatChanged:
 
 @dataclass(frozen=True)
 class Finished:
-    """The game ended and its result is recorded. ``news``: a series' standings (None for a game
-    on its own); ``then`` starts the next game of a series once the results are shown."""
+    """The game ended: its outcome is committed (its end is shown by ``bot/ending``)."""
 
     match: Match
-    news: Any = None
-    then: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,40 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class LobbyOpened:
+    """A lobby opened (its message follows: ``LobbyChanged``)."""
+
+    match: Match
+
+
+@dataclass(frozen=True)
+class LobbyChanged:
+    """The lobby changed (a seat, an option, a note): its message shows it as it is now.
+    ``note``: the line under its players (who joined from the private chat, whom Start waits for)."""
+
+    match: Match
+    note: Any = None
+
+
+@dataclass(frozen=True)
+class LobbyClosed:
+    """The lobby is over: started (the game is running now), cancelled or left by everyone. Its
+    message says ``text`` without buttons (None: nothing more is said: the group is gone)."""
+
+    match: Match
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Summoned:
+    """The player asked for their private message of a running game again (a deep link): it
+    comes down to the bottom of the private chat."""
+
+    match: Match
+    seat: int
+
+
+@dataclass(frozen=True)
 class Looked:
     """A player pressed a button of the game: they are looking at it."""
 
@@ -94,7 +128,8 @@ class Looked:
     user_id: int
 
 
-Change = Started | Moved | SeatChanged | Finished | Closed | Due | Shown | Looked
+Change = (Started | Moved | SeatChanged | Finished | Closed | Due | Shown | LobbyOpened | LobbyChanged | LobbyClosed
+          | Summoned | Looked)
 Listener = Callable[[Any], None]
 
 

@@ -157,9 +157,3 @@ class People:
         """The person wrote to the bot in private: private messages reach them."""
         await self.set_private_ok(person.id, True)
         await self.remember(person)
-
-    def forget_cache(self) -> None:
-        """Forget what was read from the store (this process becomes the active one)."""
-        self._known.clear()
-        self._langs.clear()
-        self._admins.clear()

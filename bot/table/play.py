@@ -5,8 +5,8 @@ Every change to a running game goes through here: a person's move (checked by th
 for an absent player, handing a seat to a computer and taking it back, closing a game. An
 accepted move is committed to the store before anything about it is announced; then the change
 is published (``bot/table/changes.py``) to whoever shows the game. The loop itself re-arms the turn
-timer, lets a computer move once the table shows the last move, and gives a finished game its
-results (and the next game of its series).
+timer, lets a computer move once the table shows the last move, and says when a game is over
+(its end is shown by ``bot/ending``, which also asks here for the next game of a series).
 """
 from __future__ import annotations
 
@@ -24,9 +24,8 @@ from bot.table.changes import Changes, Closed, Due, Finished, Moved, SeatChanged
 from bot.logs import ids
 from bot.table.players import ABSENT_LEVEL, computer_move
 from bot.words.refusals import Refused
-from bot.ending.series import Results
 from bot.storage.store import GameStore, PlaceTaken, Seat, StaleVersion, Status
-from bot.outgoing.timers import Timers
+from bot.table.timers import Timers
 from bot.table.turns import PlayFor, Remind, TurnPolicy, Wait
 
 log = logging.getLogger(__name__)
@@ -39,14 +38,13 @@ COMPUTER_PAUSE = 1.5
 
 class Play:
     def __init__(self, book: GameBook, store: GameStore, changes: Changes, background: Background,
-                 timers: Timers, turns: TurnPolicy, results: Results, *, computer_pause: float = COMPUTER_PAUSE):
+                 timers: Timers, turns: TurnPolicy, *, computer_pause: float = COMPUTER_PAUSE):
         self.book = book
         self.store = store
         self.changes = changes
         self.background = background
         self.timers = timers
         self.turns = turns
-        self.results = results
         self.computer_pause = computer_pause
 
     # ---- starting ------------------------------------------------------------------------
@@ -124,7 +122,7 @@ class Play:
         happened += await self._run_forced_moves(match)
         self.changes.publish(Moved(match, seat, before, match.current, happened))
         if game.status == Status.FINISHED:
-            await self._finished(match)
+            self._finished(match)
         else:
             self.arm_turn_timer(match)
             self._computer_if_due(match)
@@ -218,21 +216,20 @@ class Play:
 
     # ---- the end of a game ---------------------------------------------------------------
 
-    async def _finished(self, match: Match) -> None:
-        """Record the result; a series goes on with its next game once the results are shown."""
+    def _finished(self, match: Match) -> None:
+        """The game is over: no more timers; whoever shows its end hears of it."""
         log.info("game %s of %s is over", match.id, match.game.kind, extra=ids(match.game))
-        news = await self.results.record(match)
-        next_match = None
-        if news is not None and news.next_seats is not None:
-            next_match = await self._next_in_series(match, news.next_seats)
         self._stop_watching(match)
-        self.changes.publish(Finished(match, news, (lambda: self.after_start(next_match)) if next_match else None))
+        self.changes.publish(Finished(match))
 
     def _stop_watching(self, match: Match) -> None:
         self.timers.stop("turn", match.id)
         self.turns.forget(match.id)
 
-    async def _next_in_series(self, match: Match, seats: list[Seat]) -> Match | None:
+    async def next_in_series(self, match: Match, seats: list[Seat]) -> Match | None:
+        """The next game of ``match``'s series, begun with these seats (shown once ``after_start``
+        is called); None when the group has another game open now, or when it was begun already
+        (the bot stopped before the end of ``match`` was shown)."""
         game = match.game
         try:
             created = await self.store.create_game(
@@ -240,8 +237,6 @@ class Play:
                 host=Seat(0, game.host_id, game.host_name), options=game.options,
                 seed=random.SystemRandom().randrange(1 << 62), series_id=game.series_id)
         except PlaceTaken:
-            # Started already (the bot stopped before posting these results), or the group
-            # opened another game meanwhile: either way, not a second one.
             return None
         created.seats = seats
         nxt = self.book.put(created)
@@ -294,6 +289,8 @@ class Play:
             if match.game.status != Status.RUNNING:
                 return False
             match.game.status = Status.CANCELLED
+            # Why, kept: a restart before it was said still says it (bot/ending/finisher.py).
+            match.game.outcome = {"closed": why, "by": by}
             await self.store.save_game(match.game)
         log.info("game %s of %s closed: %s", match.id, match.game.kind, why or "the group is gone",
                  extra=ids(match.game))
@@ -317,9 +314,13 @@ class Play:
         self.arm_turn_timer(match)
         self._computer_if_due(match)
 
-    async def catch_up(self, match: Match) -> None:
-        """The bot stopped right after a game's last move: show its end now, once (the final
-        table, the private messages, the results and the next game of a series)."""
+    def show_end(self, match: Match) -> None:
+        """The bot stopped after a game ended (its last move, or it was cancelled) before its end
+        was all shown: every message of the game shows what the store holds, then the rest of
+        its end is shown (once)."""
         self.changes.publish(Shown(match))
-        async with self.book.lock(match.id):
-            await self._finished(match)
+        if match.game.status == Status.FINISHED:
+            self.changes.publish(Finished(match))
+        else:
+            closed = match.game.outcome or {}
+            self.changes.publish(Closed(match, closed.get("closed"), closed.get("by")))

@@ -40,10 +40,6 @@ def next_level(level: str) -> str:
     return ai.LEVELS[(ai.LEVELS.index(level) + 1) % len(ai.LEVELS)] if level in ai.LEVELS else ai.DEFAULT_LEVEL
 
 
-def is_computer_id(user_id: int) -> bool:
-    return user_id <= COMPUTER_ID_BASE
-
-
 def name_seats(seats: list[Seat], lang: str) -> None:
     """Name the computer seats by level (numbered in seat order when there are several), a
     person whose name shows nothing «Игрок N», and give people who would look alike (to each

@@ -6,6 +6,8 @@ made on (a button counts only on a message of its game: its lobby, its table, it
 presser's own private message of it), the stale-turn check (once), the seat, a stranger's
 press, hand-over and take-back. The Telegram callbacks read the update, call the door and
 answer; a web page calls the same door. Refusals come back worded in the presser's language.
+(The menu's buttons, such as a language or a confirmation, are no rule of a game: each feature
+answers its own, ``bot/updates/routes.py``; the results' 🎞 and 🔁 are the end of a game's.)
 """
 from __future__ import annotations
 
@@ -13,25 +15,22 @@ import logging
 from dataclasses import dataclass
 
 from engines import registry
+from bot.games.base import Act, Alert, Nav
+from bot.words.format import plain_text, toast as fitted_toast
+from bot.lobby.lobby import Lobby
 from bot.outgoing import keyboard
+from bot.outgoing.keyboard import MENU, Answer
+from bot.outgoing.messenger import Messenger
+from bot.showing.tables import Tables
+from bot.storage.store import Status, StoreUnavailable, from_base36
 from bot.table.book import GameBook, Match
 from bot.table.changes import Changes, Looked
-from bot.games.base import Act, Alert, Nav
-from bot.words.i18n import LANGS, t
-from bot.outgoing.keyboard import MENU, Answer
-from bot.lobby.lobby import Lobby
-from bot.outgoing.messenger import Messenger
-from bot.words.names import in_plain, in_text
-from bot.words.numbers import ascii_int
-from bot.ops.owner import BROADCAST, Owner
 from bot.table.people import People, Person
 from bot.table.play import Play
+from bot.words.i18n import t
+from bot.words.names import in_plain, in_text
+from bot.words.numbers import ascii_int
 from bot.words.refusals import Refused, is_toast, word, word_html
-from bot.ending.replays import Replays
-from bot.lobby.settings import Settings
-from bot.records.stats import FORGET_GROUP, FORGET_ME, Stats
-from bot.storage.store import Status, from_base36
-from bot.showing.tables import REPLAY, Tables
 from bot.words.texts import GAME_BLURBS, game_button
 
 log = logging.getLogger(__name__)
@@ -55,21 +54,24 @@ class Where:
         return self.chat_id is not None and self.chat_id > 0
 
 
+def toast(match: Match, events: list[dict], lang: str) -> str | None:
+    """What a move did, in a line for the presser's pop-up (public narration only)."""
+    lines = match.ui.story(match.ctx(lang), events)
+    if not lines:
+        return None
+    return fitted_toast([plain_text(line) for line in lines])
+
+
 class Door:
     def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
-                 settings: Settings, changes: Changes, messenger: Messenger, replays: Replays, stats: Stats,
-                 owner: Owner, *, bot_username: str):
+                 changes: Changes, messenger: Messenger, *, bot_username: str):
         self.book = book
-        self.owner = owner
-        self.stats = stats
         self.play = play
         self.lobby = lobby
         self.tables = tables
         self.people = people
-        self.settings = settings
         self.changes = changes
         self.messenger = messenger
-        self.replays = replays
         self.bot_username = bot_username
         # Each person's last applied button, so that a second tap on it is answered "already done".
         self._last_press: dict[int, str] = {}
@@ -81,17 +83,13 @@ class Door:
         lang = person.lang if person is not None else "en"
         try:
             press = keyboard.parse(data)
-            if person is None or press is None:  # no presser, or data that is not ours
-                raise Refused("unknown_button")
-            if press.game == MENU:
-                return await self._menu(person, where, press.action)
+            if person is None or press is None or press.game == MENU:  # no presser, data not ours,
+                raise Refused("unknown_button")                       # or a menu's nobody answers
             match = await self.book.load(from_base36(press.game))
             if match is None:
                 raise Refused("no_game")
             if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
                 raise Refused("other_chat")
-            if press.action == REPLAY:
-                return await self.replays.press(match, person, where.chat_id, where.message_id)
             if press.action.startswith("!"):
                 return await self._turn_free(match, person, press.action)
             if press.action == "?rules":
@@ -99,28 +97,12 @@ class Door:
             return await self._move(match, person, where, press, data)
         except Refused as refused:
             return Answer(word(refused, lang), alert=not is_toast(refused))
-
-    async def _menu(self, person: Person, where: Where, action: str) -> Answer:
-        """The game menu (``n.<game>``: open its lobby here), /lang's buttons (``l.<lang>``), and
-        the confirmations of /forgetme, /forgetgroup and the owner's /broadcast_maintenance."""
-        if where.chat_id is None:
-            raise Refused("bad_button")
-        if action in (FORGET_ME, FORGET_GROUP):
-            return Answer(await self.stats.confirm(person, where.chat_id, where.message_id, action))
-        if action.startswith(BROADCAST + "."):
-            return Answer(await self.owner.broadcast(person, where.chat_id, where.message_id, action))
-        if action.startswith("n."):
-            if registry.find(action[2:]) is None:
-                raise Refused("bad_button")
-            await self.lobby.new_here(chat_id=where.chat_id, thread_id=where.thread_id, title=where.title,
-                                      person=person, words=[action[2:]])
-            return Answer()
-        if action[2:] not in LANGS:
-            raise Refused("bad_button")
-        return Answer(await self.settings.set_lang(where.chat_id, person, action[2:]))
+        except StoreUnavailable as exc:  # a write that failed was not made (one transaction each)
+            log.warning("a press was answered \"try again\": %s", exc)
+            return Answer(word(Refused("store_unavailable"), lang), alert=True)
 
     async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
-        """A lobby button, Rematch under the results, or a seat handed to a computer and back."""
+        """A lobby button, or a seat handed to a computer and back."""
         if action == "!back":
             return await self._take_back(match, person)
         if action.startswith("!away."):
@@ -160,7 +142,7 @@ class Door:
             assert isinstance(reply, Act)
             happened = await self.play.apply(match, seat, reply.action)
         self._last_press[person.id] = data
-        return Answer(self.tables.toast(match, happened, person.lang), outcome="moved")
+        return Answer(toast(match, happened, person.lang), outcome="moved")
 
     async def _message_of(self, match: Match, person: Person, seat: int | None, where: Where,
                           press: keyboard.Press) -> str:

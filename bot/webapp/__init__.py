@@ -1,18 +1,24 @@
 """The Mini App: a page inside Telegram with the board of a game, and its small JSON API.
 
 Mounted on the bot's one web server (bot/ops/web.py) at ``/app`` when ``WEBAPP_URL`` is set, so the
-page is ``<WEBAPP_URL>/app/``. «Гениально» is played on it (a tile, a cell, ✅); the other games
-show a live read-only board. Every API request carries Telegram's signed ``initData``
+page is ``<WEBAPP_URL>/app/``. Every game is played on it (a piece, a place, ✅; lucky's one tap),
+each with its board module (static/boards/<game>.js) and the moves the engine allows with what
+each does (bot/webapp/boards/<game>.py). Every API request carries Telegram's signed ``initData``
 (bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
 a button press (bot/updates/door.py).
 
     GET  /app/                              the page (static/index.html)
     GET  /app/static/...                    its modules, styles
-    GET  /app/api/me                        the person's open games (and the one the link named)
-    GET  /app/api/games/{id}[?wait=1]       the game as this person may see it; with If-None-Match
-                                            and wait, held until the game changes (live updates)
-    GET  /app/api/games/{id}/placements?tile=k   legal placements of a rack tile, with their points
+    GET  /app/api/me                        the games there are (the registry's), the person's
+                                            lobbies and running games, the start parameter
+    GET  /app/api/games/{id}[?wait=1]       the game as this person may see it (on their turn, the
+                                            moves they may make); with If-None-Match and wait,
+                                            held until the game changes (live updates)
+    GET  /app/api/games/{id}/placements?tile=k   «Гениально»: placements of a rack tile, with their points
     POST /app/api/games/{id}/move           {"turn": n, "action": code}: through the door
+    POST /app/api/games/{id}/join           a game in its lobby: the lobby's Join, through the door
+
+It may use ``updates`` (the door), ``table`` and what lies below them.
 """
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 Refusals: 401 without a valid signature (missing, forged, expired), 403 for a game the person
 neither plays nor was linked to (or a move by someone who does not sit there), 429 past the
-rate limit, 409 for a move the door refused (not their turn, an old turn: the text says why).
+rate limit, 409 for a move or a join the door refused (not their turn, an old turn, a full
+table: the text says why).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from bot.table.people import People, Person
 from bot.storage.store import from_base36
 from bot.words.texts import game_name
 from bot.webapp import auth, views
+from bot.webapp.boards import genial as genial_board
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Live
 
@@ -33,8 +35,11 @@ log = logging.getLogger(__name__)
 STATIC = pathlib.Path(__file__).parent / "static"
 WAIT_SECONDS = 25.0  # a live request is answered at the latest after this (proxies cut idle ones at 60)
 GAME_ID = re.compile(r"[0-9a-z]{1,12}")
-ACTION = re.compile(r"[A-Za-z0-9]{1,16}")
+# An engine's action code ("Prbhfig", "b7", "L12r-3,4", "take-red"): never a navigation step
+# ("~…"), a pop-up ("?…") or a lobby button ("!…"), which the page does not send as a move.
+ACTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9,-]{0,23}")
 MAX_BODY = 1024
+JOIN = "!join"  # the lobby's ✋ Join (bot/lobby/lobby.py)
 VIEWS_KEPT = 256  # game views kept, by ETag
 # The page may load Telegram's script and nothing else from elsewhere.
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; "
@@ -62,6 +67,7 @@ class PageApi:
         app.router.add_get("/api/games/{id}", self.game)
         app.router.add_get("/api/games/{id}/placements", self.placements)
         app.router.add_post("/api/games/{id}/move", self.move)
+        app.router.add_post("/api/games/{id}/join", self.join)
         app.on_shutdown.append(self._wake_all)
         return app
 
@@ -114,11 +120,9 @@ class PageApi:
 
     async def me(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)
-        games = []
-        for match in await self.book.open_of(person.id):
-            if match.game.status == "running":
-                games.append(_summary(match, person.id, person.lang))
-        return _json({"user": {"id": person.id, "lang": person.lang}, "start": user.start_param, "games": games})
+        games = [_summary(match, person.id, person.lang) for match in await self.book.open_of(person.id)]
+        return _json({"user": {"id": person.id, "lang": person.lang}, "start": user.start_param,
+                      "kinds": views.games(person.lang), "games": games})
 
     async def game(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)
@@ -149,7 +153,8 @@ class PageApi:
         match, seat = await self._match(request, person, user)
         if seat is None or not match.ui.moves_on_page:
             raise _refuse(web.HTTPForbidden, "not your seat")
-        return _json({"turn": match.turn, "placements": views.placements(match, seat, request.query.get("tile", ""))})
+        found = genial_board.placements(match, seat, request.query.get("tile", "")) if match.game.kind == "genial" else []
+        return _json({"turn": match.turn, "placements": found})
 
     async def move(self, request: web.Request) -> web.Response:
         """A move from the page, through the door (the same checks, commit, table and pings as
@@ -172,11 +177,24 @@ class PageApi:
         return _json({"moved": moved, "text": answer.text, "game": self._view(match, seat, person.lang)},
                      status=200 if moved else 409)
 
+    async def join(self, request: web.Request) -> web.Response:
+        """Join from the page a game still in its lobby: the lobby's ✋ Join, through the door
+        (its checks, its answer; ``url`` when the person must open the private chat first)."""
+        person, user = await self._person(request)
+        match, _ = await self._match(request, person, user)
+        answer = await self.door.press(person, Where(None, None, page=True),
+                                       keyboard.data(match.game.short_id, None, JOIN))
+        match = await self.book.load(match.id) or match
+        seat = match.game.seat_of(person.id)
+        joined = answer.outcome in ("joined", "already")
+        return _json({"joined": joined, "text": answer.text, "url": answer.url,
+                      "game": self._view(match, seat, person.lang)}, status=200 if joined else 409)
+
 
 def _summary(match, user_id: int, lang: str) -> dict:
     game = match.game
     return {"id": game.short_id, "kind": game.kind, "title": game_name(registry.info(game.kind), lang),
-            "seat": game.seat_of(user_id), "turn": match.turn,
+            "status": str(game.status), "seat": game.seat_of(user_id), "turn": match.turn,
             "current": match.current, "names": match.ctx(lang).plain_names}
 
 

@@ -1,31 +1,39 @@
 """What the page shows of a game to one person, as JSON: never anyone else's secret.
 
-A seated player of a game played on the page («Гениально») gets the engine's view of their own
-seat (their rack, nobody else's); everyone else, and every game with a read-only board, gets the
-public view (what the group's table shows). Legal placements and their points come from the
-engine too: the page only draws what the server says.
+A seated player gets the engine's view of their own seat (their rack, hand or goal, nobody
+else's) and, on their turn, the moves they may make with what each would do (``play``, from
+bot/webapp/boards); everyone else gets the public view (what the group's table shows). A game
+still in its lobby says who sits there and whether this person may join. The page only draws
+what the server says.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from engines import genial, registry
-from engines.genial.core import tile_names
+from engines import registry
 from bot.table.book import Match
-from bot.games.base import plain_text
+from bot.words.format import plain_text
 from bot.storage.store import Status
-from bot.words.texts import game_name
+from bot.words.texts import game_name, game_sign, option_hint, option_label
+from bot.webapp import boards
 
 
 def etag(match: Match, seat: int | None, lang: str) -> str:
     """Changes whenever what this person would be shown changes."""
     game = match.game
     handed = "".join("1" if s.autoplayed else "0" for s in game.seats)
-    return f'"{game.id}.{game.version}.{game.status}.{handed}.{seat if seat is not None else "-"}.{lang}"'
+    return (f'"{game.id}.{game.version}.{game.status}.{len(game.seats)}.{handed}.'
+            f'{seat if seat is not None else "-"}.{lang}"')
+
+
+def games(lang: str) -> list[dict[str, Any]]:
+    """The games there are (the registry's list), each with its board on the page."""
+    return [{"id": info.id, "title": game_name(info, lang), "sign": game_sign(info.id)}
+            for info in registry.all_infos()]
 
 
 def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
-    """The whole page's data for one game, as ``seat`` (None: a watcher) may see it."""
+    """The whole page's data for one game, as ``seat`` (None: not seated there) may see it."""
     game = match.game
     ctx = match.ctx(lang)
     running = game.status == Status.RUNNING and match.state is not None
@@ -37,6 +45,7 @@ def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
         # The page sets each line as text, never as markup.
         story = [plain_text(line) for line in match.ui.story(ctx, game.last_events)]
     current = match.current
+    my_turn = own and running and current == seat and not game.seats[seat].autoplayed
     return {
         "id": game.short_id,
         "kind": game.kind,
@@ -48,36 +57,30 @@ def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
         "computers": [s.is_computer or s.autoplayed for s in game.seats],
         "seat": seat,
         "current": current,
-        "my_turn": own and running and current == seat and not game.seats[seat].autoplayed,
+        "my_turn": my_turn,
         "moves": own,
+        "variants": variants(game.kind, game.options, lang),
         "view": view,
+        "play": boards.play(match, seat) if my_turn else None,
         "story": story,
+        "lobby": lobby(match, seat) if game.status == Status.LOBBY else None,
     }
 
 
-def placements(match: Match, seat: int, tile: str) -> list[dict[str, Any]]:
-    """Where ``seat`` may put a tile now, with what each placement would earn: ``tile`` is a
-    rack index ("0".."5") or "drawn" (a tile drawn from the bag). Empty when it is not the
-    seat's turn to place. Each entry: the cells of the tile's first and second colour, the
-    action's code for the move, and the points per colour (engine.placement_score)."""
-    state = match.state
-    if match.game.kind != "genial" or match.current != seat or state.phase not in (genial.PLACE, genial.BONUS):
-        return []
-    drawn = state.drawn
-    if tile == "drawn":
-        if drawn is None:
-            return []
-        chosen: Any = tile_names(drawn)
-    else:
-        rack = state.racks[seat]
-        if drawn is not None or not tile.isdigit() or not 0 <= int(tile) < len(rack):
-            return []
-        chosen = tile_names(rack[int(tile)])
-    a, b = chosen
+def variants(kind: str, options: dict[str, Any], lang: str) -> list[dict[str, str]]:
+    """The rule variants switched on in the lobby, worded as the lobby words them."""
     out = []
-    for cell_a, cell_b in genial.legal_placements(state, seat, chosen):
-        points = genial.placement_score(state, seat, chosen, cell_a, cell_b)
-        out.append({"a": list(cell_a), "b": list(cell_b),
-                    "code": genial.encode_action(genial.Place(a, b, cell_a, cell_b)),
-                    "points": {c: {k: p[k] for k in ("gained", "lost", "bonus", "total")} for c, p in points.items()}})
+    for opt in registry.info(kind).options:
+        if opt.kind == "bool" and options.get(opt.key, opt.default):
+            out.append({"key": opt.key, "label": option_label(opt.key, lang), "hint": option_hint(opt.key, lang)})
     return out
+
+
+def lobby(match: Match, seat: int | None) -> dict[str, Any]:
+    """A game not started yet: how many sit there (their names are the game's), how many it takes,
+    and whether this person may still take a seat (the door decides when they tap Join)."""
+    game = match.game
+    info = registry.info(game.kind)
+    return {"seats": len(game.seats), "min": info.min_players, "max": info.max_players,
+            "joined": seat is not None,
+            "can_join": seat is None and len(game.seats) < info.max_players}

@@ -42,6 +42,8 @@ _WORDS: dict[str, Callable[..., str]] = {
     "not_your_turn": lambda lang, name: t(lang, "It is not your turn: {name} is playing.", name=name),
     "illegal": lambda lang: t(lang, "That move is not allowed now."),
     "concurrent": lambda lang: t(lang, "Someone moved at the same time. Please try again."),
+    "store_unavailable": lambda lang: t(lang, "⏳ I cannot reach my database for a moment. Please try again in a "
+                                              "few seconds."),
     # lobby
     "game_open": lambda lang: t(lang, "A game is already open here."),
     "rematch_open": lambda lang: t(lang, "The new lobby is open already: tap ✋ Join there."),

@@ -1,4 +1,5 @@
-"""Shared wording: game and option names, the help text. Game-specific text lives in bot/games."""
+"""Shared wording: game and option names, the games' lines in the menu and the greeting.
+Game-specific text lives in bot/games; /help is made from the commands' declarations (bot/updates/help.py)."""
 from __future__ import annotations
 
 from engines.base import GameInfo, Option
@@ -15,7 +16,7 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     "no_same_pile": ("Not the same pile", "no move on the pile just played"),
     "team": ("Teams 2 v 2", "exactly 4 players; seats 1+3 against 2+4"),
     "bonus_from_rack": ("Bonus from rack", "a «Genial!» bonus placement uses a tile from your rack"),
-    "seven_for_three": ("7 with 3 players", "target 7 per colour instead of 6 with 3 players"),
+    "seven_for_three": ("7 with 3 players", "the goal is 7 of each colour, not 6"),
     "series": ("Series", "several games in a row, their points add up"),
     "strict_lines": ("Strict lines", "no lines longer than three"),
 }
@@ -45,10 +46,19 @@ def option_value_text(opt: Option, value, lang: str, players: int | None = None)
 
 # One line per game for the menu and the greeting: what it is like and for how many.
 GAME_BLURBS: dict[str, tuple[str, str]] = {
-    "lucky": ("🎲", "push your luck: draw tokens or bank them; 2-4 players"),
-    "cones": ("🔺", "a secret colour: make the piles yours without giving it away; 2-4 players"),
-    "genial": ("⬢", "hex tiles and six colour tracks, your lowest colour counts; 1-4 players, teams"),
-    "trio": ("🔷", "sets of three on a growing grid, with a die; 2-4 players"),
+    "lucky": ("🎲", "draw while the tokens match, bank before you bust; 2-4 players"),
+    "cones": ("🔺", "make the piles yours without giving your colour away; 2-4 players"),
+    "genial": ("⬢", "six colour tracks, your lowest colour counts; 1-4 players, teams"),
+    "trio": ("🔷", "make them on a growing grid, with a die; 2-4 players"),
+}
+
+# A few words beside a game's name wherever a person chooses one: the publishers' titles
+# «Совершенно гениально» and «Гениально» are one word apart, so each says what it is played with.
+GAME_TAGS: dict[str, str] = {
+    "lucky": "push your luck with tokens",
+    "cones": "a secret colour",
+    "genial": "hex tiles on a board",
+    "trio": "sets of three",
 }
 
 
@@ -57,15 +67,21 @@ def game_sign(kind: str) -> str:
     return GAME_BLURBS[kind][0]
 
 
+def game_tag(kind: str, lang: str) -> str:
+    """"hex tiles on a board": what tells the game apart from the others at a glance."""
+    return t(lang, GAME_TAGS[kind])
+
+
 def game_button(info: GameInfo, lang: str) -> str:
-    """A game's name with its sign, so that «Гениально» and «Совершенно гениально» differ at a glance."""
-    return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)}"
+    """A game's sign, name and tag: «🎲 Совершенно гениально · жетоны на удачу» and «⬢ Гениально ·
+    тайлы на поле» differ at a glance."""
+    return f"{GAME_BLURBS[info.id][0]} {game_name(info, lang)} · {game_tag(info.id, lang)}"
 
 
 def games_list(infos: list[GameInfo], lang: str) -> str:
-    """A line per game: sign, name, what it is like, how many play."""
-    return "\n".join(f"{GAME_BLURBS[gi.id][0]} <b>{game_name(gi, lang)}</b> — {t(lang, GAME_BLURBS[gi.id][1])}"
-                     for gi in infos)
+    """A line per game: sign, name, tag, what it is like, how many play."""
+    return "\n".join(f"{GAME_BLURBS[gi.id][0]} <b>{game_name(gi, lang)}</b> · {game_tag(gi.id, lang)} — "
+                     f"{t(lang, GAME_BLURBS[gi.id][1])}" for gi in infos)
 
 
 def greeting(lang: str, infos: list[GameInfo]) -> str:
@@ -73,45 +89,3 @@ def greeting(lang: str, infos: list[GameInfo]) -> str:
     return (t(lang, "👋 Hello! I host board games for this group.") + "\n\n" + games_list(infos, lang) + "\n\n"
             + t(lang, "Tap a game below or write /new and its name; friends tap <b>Join</b>, the host taps "
                       "<b>Start</b>. Short of players? Add 🤖 computer players in the lobby. /help for more."))
-
-
-def private_help_text(lang: str) -> str:
-    """/help in the private chat: what one can do here."""
-    return t(lang,
-             "<b>tablebot</b> hosts board games for friends in groups, and here, in private, against "
-             "🤖 computer players.\n\n"
-             "/new <i>game</i> — a game here against a computer (lucky, cones, genial, trio); add more "
-             "computers or change their level in the lobby, or write /new cones bots=2 level=hard\n"
-             "/new genial bots=0 — «Гениально» alone\n"
-             "/rules <i>game</i> — the rules in short\n"
-             "/notify on or off — whether I ping you when it is your turn in a group\n"
-             "/nextgame — written in a group: I tell you here when the next game opens there\n"
-             "/stats — your games and ratings; /top <i>game</i> — the best players everywhere\n"
-             "/forgetme — delete your games and ratings from my records\n"
-             "/lang — your language\n\n"
-             "In a group your secrets (a goal colour, a rack, a hand) and your moves come here. "
-             "To play with friends, add me to a group and write /new there.")
-
-
-def help_text(lang: str, bot_username: str) -> str:
-    return t(lang,
-             "<b>tablebot</b> hosts board games in this chat.\n\n"
-             "/new <i>game</i> — open a lobby (lucky, cones, genial, trio); friends tap <b>Join</b>, "
-             "the host taps <b>Start</b>\n"
-             "/rules <i>game</i> — the rules in short\n"
-             "/board — post the table again at the bottom of the chat\n"
-             "/nextgame — I tell you in private when the next game opens here (once)\n"
-             "/stats — games and ratings here (as a reply to someone: theirs); /top <i>game</i> — the best "
-             "players; /history — the last games\n"
-             "/cancel — stop the game here (host or admin)\n"
-             "/lang — language of this chat (host or admin) or, in private, your own\n"
-             "/notify on or off — whether I ping you when it is your turn\n"
-             "/leave — a computer takes your seat (in a lobby: you leave it); 🙋 on the table brings you back\n"
-             "/away — the host or an admin lets a computer play for the player everyone waits for\n"
-             "/lobbytimeout <i>minutes</i> — close idle lobbies after this long (admins)\n"
-             "/turntimer <i>minutes</i> or off — time for a move; then a reminder, and I move for "
-             "whoever is away (admins)\n"
-             "/forgetgroup — delete this group's games and ratings from my records (admins)\n\n"
-             "Short of players? Add 🤖 computer players in the lobby, or /new <i>game</i> bots=2 level=hard.\n"
-             "Secrets (a goal colour, a rack, a hand) come by private message: open "
-             "@{bot} and press START once.").replace("{bot}", bot_username)

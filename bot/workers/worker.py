@@ -58,7 +58,10 @@ def main() -> None:
     os.dup2(2, 1)
     requests = sys.stdin.buffer
     while (payload := read_message(requests)) is not None:
-        write_message(replies, _reply(payload))
+        try:
+            write_message(replies, _reply(payload))
+        except BrokenPipeError:  # the bot died (kill -9, or left at once on losing its lock): nobody to tell
+            os._exit(0)  # not sys.exit: its flush of the broken pipe would print a traceback
 
 
 if __name__ == "__main__":

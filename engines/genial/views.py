@@ -164,19 +164,20 @@ def parse_move(text: str, view_: dict[str, Any]) -> Place:
 
 def scoring_cells(view_: dict[str, Any], tile: Any, cell_a: Cell, cell_b: Cell) -> list[dict[str, Any]]:
     """The cells that would score if ``tile`` (first colour on cell_a) went on cell_a, cell_b,
-    read from a view: [{"cell": [q, r], "colour": c}], a shoulder cell of a double twice.
-    For drawing previews; the points themselves come from placement_score."""
+    read from a view: [{"cell": [q, r], "colour": c, "half": 0 or 1}] (``half``: the half whose
+    line it lies on, 0 for cell_a), a shoulder cell of a double twice. For drawing previews; the
+    points themselves come from placement_score."""
     colours = [tile[0], tile[1]]
     radius = view_["radius"]
     occ = {tuple(c["cell"]): c["colour"] for c in view_.get("cells", [])}
     halves = ((tuple(cell_a), tuple(cell_b), colours[0]), (tuple(cell_b), tuple(cell_a), colours[1]))
     out = []
-    for here, partner, colour in halves:
+    for half, (here, partner, colour) in enumerate(halves):
         for dq, dr in DIRECTIONS:
             if (here[0] + dq, here[1] + dr) == partner:
                 continue
             q, r = here[0] + dq, here[1] + dr
             while max(abs(q), abs(r), abs(q + r)) <= radius and occ.get((q, r)) == colour:
-                out.append({"cell": [q, r], "colour": colour})
+                out.append({"cell": [q, r], "colour": colour, "half": half})
                 q, r = q + dq, r + dr
     return out

@@ -15,8 +15,8 @@ from typing import Any
 from bot import wiring as platform
 from bot.outgoing.messenger import Result, Sent
 from bot.table.people import Person
-from bot.storage.store import make_store
-from bot.outgoing.timers import Timers
+from bot.storage.choose import make_store
+from bot.table.timers import Timers
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Captions stay within Telegram's limit however long the names and the story get."""
 from __future__ import annotations
 
-from bot.games.base import CAPTION_BUDGET, fit_caption, plain_len
+from bot.words.format import CAPTION_BUDGET, fit_caption, plain_len
 from bot.words.names import in_text
 
 

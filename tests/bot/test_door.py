@@ -144,19 +144,19 @@ async def test_leave_in_a_group_game_hands_the_seat_over_and_the_last_person_end
 
 async def test_the_menu_opens_a_lobby_and_changes_the_language(core):
     anna = await core.person(1, "Anna")
-    answer = await core.door.press(anna, Where(GROUP, 7, title="Game night"), "0:-:n.chess")
+    answer = await core.press(anna, Where(GROUP, 7, title="Game night"), "0:-:n.chess")
     assert answer.text == refusal("bad_button") and await core.store.all_games() == []
-    answer = await core.door.press(anna, Where(GROUP, 7, title="Game night"), "0:-:n.cones")
+    answer = await core.press(anna, Where(GROUP, 7, title="Game night"), "0:-:n.cones")
     assert answer.text is None
     games = await core.store.all_games()
     assert [(g.kind, g.status, g.host_id) for g in games] == [("cones", Status.LOBBY, 1)]
     assert (await core.store.chat(GROUP)).title == "Game night"
     boris = await core.person(2, "Boris")
-    answer = await core.door.press(boris, Where(GROUP, 7), "0:-:l.ru")
+    answer = await core.press(boris, Where(GROUP, 7), "0:-:l.ru")
     assert answer.text == refusal("lang_rights")
-    answer = await core.door.press(anna, Where(GROUP, 7), "0:-:l.ru")  # the host of the lobby here
+    answer = await core.press(anna, Where(GROUP, 7), "0:-:l.ru")  # the host of the lobby here
     assert answer.text == "Язык этого чата теперь русский." and await core.people.chat_lang(GROUP) == "ru"
-    answer = await core.door.press(boris, Where(2, 8), "0:-:l.ru")  # in private: his own
+    answer = await core.press(boris, Where(2, 8), "0:-:l.ru")  # in private: his own
     assert await core.people.user_lang(2) == "ru" and answer.text
 
 
@@ -190,36 +190,6 @@ async def test_a_job_of_a_game_that_has_gone_does_nothing(core):
     core.tables.schedule_table(match)
     await core.idle()
     assert len(core.messenger.calls) == calls
-
-
-async def test_a_process_that_becomes_active_reads_games_people_and_chats_again(tmp_path):
-    """Another process served meanwhile (a standby taking over): after ``forget_caches`` the
-    book, the people and the store's rows come from the database, not from memory."""
-    from bot import wiring as platform
-    from bot.storage.store import make_store
-    from bot.outgoing.timers import Timers
-    from tests.bot.recording import Core, RecordingMessenger, no_picture
-    path = str(tmp_path / "db.sqlite3")
-    mine = Core(platform.build_core(await make_store(path).open(), RecordingMessenger(), Timers(None),
-                                    bot_username="tablebot", computer_pause=0.0, render=no_picture))
-    other = await make_store(path).open()
-    try:
-        match, people = await running(mine, "lucky")
-        assert await mine.people.chat_lang(GROUP) == "en" and await mine.people.user_lang(1) == "en"
-        stored = await other.get_game(match.id)  # the other process plays a move and changes settings
-        stored.options = {**stored.options, "seven_for_three": True}
-        await other.save_game(stored)
-        await other.set_chat(GROUP, lang="ru")
-        await other.set_user_lang(1, "ru")
-        assert (await mine.book.load(match.id)) is match and await mine.people.chat_lang(GROUP) == "en"
-        await mine.forget_caches()
-        again = await mine.book.load(match.id)
-        assert again is not match and match.gone and again.game.version == stored.version
-        assert again.game.options["seven_for_three"] is True
-        assert await mine.people.chat_lang(GROUP) == "ru" and await mine.people.user_lang(1) == "ru"
-    finally:
-        await other.close()
-        await mine.close()
 
 
 async def test_a_move_from_the_page_counts_for_the_seat_alone(core):

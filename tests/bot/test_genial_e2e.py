@@ -97,6 +97,24 @@ def kinds(message) -> dict:
     return out
 
 
+EMOJI_OF = dict(zip("roygbp", "🔴🟠🟡🟢🔵🟣"))
+CANDIDATE_LINE = re.compile(r"^(\d+) · ([🔴🟠🟡🟢🔵🟣]) ([A-O]\d{1,2}) ([🔴🟠🟡🟢🔵🟣]) ([A-O]\d{1,2}) → \S")
+
+
+def assert_candidates_named(caption: str, numbers: list[str], shown: list[str]) -> None:
+    """The list under a page of placements: a line per number, no two alike («six lines read
+    the same, with no cell named»), each naming the two cells its button places the tile on,
+    with the colour that goes on each."""
+    lines = {m.group(1): m for m in map(CANDIDATE_LINE.match, caption.splitlines()) if m}
+    assert sorted(lines, key=int) == shown, caption
+    assert len({m.string.split(" · ", 1)[1] for m in lines.values()}) == len(lines), caption
+    for data, n in zip(numbers, shown):
+        code, _, first_cell, second_cell = NUMBER_PATH.match(action_of(data)).groups()
+        m = lines[n]
+        said = {m.group(3): m.group(2), m.group(5): m.group(4)}
+        assert said == {first_cell: EMOJI_OF[code[0]], second_cell: EMOJI_OF[code[1]]}, (m.string, data)
+
+
 def uploaded(fake, chat_id: int, since: int) -> int:
     """Bytes of pictures uploaded to a chat by the requests from index ``since`` on."""
     return sum(len(p) for p in sent_images(fake, chat_id, since))
@@ -140,6 +158,7 @@ async def play_turn(fake, runner, game, by_id, rng: random.Random, *, swap: bool
             assert len(numbers) <= PER_PAGE and all(NUMBER_PATH.match(action_of(d)) for d in numbers)
             shown = [b["text"] for b in buttons(msg) if b.get("callback_data") in numbers]
             assert all(f"<b>{n}</b>" in msg.caption or f"{n} ·" in msg.caption for n in shown), msg.caption
+            assert_candidates_named(msg.caption, numbers, shown)
             page_numbers = numbers
             if wander and k["more"] and not seen["more"] and rng.random() < 0.1:
                 seen["more"] += 1
@@ -501,5 +520,6 @@ async def test_a_stale_path_after_the_board_changed_falls_back_to_the_tile_choic
         assert "Choose a tile" in dm().caption or "Выберите тайл" in dm().caption
     # and a path that still fits shows its page
     await person.press(person.id, dm().message_id, f"{game.short_id}:{turn}:~ro1")
-    assert [b["text"] for b in buttons(dm()) if b["text"].isdigit()] == [str(n) for n in range(9, 17)]
+    assert [b["text"] for b in buttons(dm()) if b["text"].isdigit()] == [str(n) for n in range(PER_PAGE + 1,
+                                                                                          2 * PER_PAGE + 1)]
     assert genial.turn(await runner.state(game.id)) == turn

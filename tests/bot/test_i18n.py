@@ -31,8 +31,8 @@ def used_messages():
 def constant_messages():
     """Texts passed to t() through a constant (colour names, option labels, rules)."""
     from bot.games.colours import NAMES
-    from bot.words.texts import OPTION_LABELS
-    out = list(NAMES.values())
+    from bot.words.texts import GAME_BLURBS, GAME_TAGS, OPTION_LABELS
+    out = list(NAMES.values()) + [blurb for _, blurb in GAME_BLURBS.values()] + list(GAME_TAGS.values())
     for label, hint in OPTION_LABELS.values():
         out += [label, hint]
     for module in ("lucky", "cones", "genial", "trio"):
@@ -41,10 +41,10 @@ def constant_messages():
         except ImportError:
             continue
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
-    from bot.app import COMMAND_MENUS
-    out += [text for _, menu in COMMAND_MENUS for _, text in menu]
-    from bot.ops.owner import NOTICE, OWNER_COMMANDS
-    out += [text for _, text in OWNER_COMMANDS] + [NOTICE]
+    from bot.updates import router
+    out += [text for command in router.commands() for text in (*command.menus.values(), *command.help.values())]
+    from bot.ops.owner import NOTICE
+    out += [NOTICE]
     return out
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.storage import instance
-from bot.storage.store import make_store
+from bot.storage.choose import make_store
 from bot.storage.migrate import TABLES
 from tests.bot.harness import BotRunner, Player, play_against_a_computer, press_until_over, start_game
 from tests.bot.test_cli import run_bot

@@ -9,10 +9,11 @@ import logging
 
 import pytest
 
-from bot.app import COMMAND_MENUS
 from bot.words.i18n import t
 from bot.words.names import in_text
-from bot.ops.owner import NOTICE, OWNER_COMMANDS
+from bot.ops.owner import NOTICE
+from bot.updates import router
+from bot.updates.owner import OwnerRoutes
 from tests.bot.harness import BotRunner, Player, button_data, buttons, play_against_a_computer, start_game
 
 OWNER = 4242
@@ -151,15 +152,15 @@ async def test_the_owners_private_chat_lists_the_owners_commands(fake, tmp_path)
 
 async def _menu_lists_the_owners_commands(fake):
     scope = {"type": "chat", "chat_id": OWNER}
-    private = [name for name, _ in COMMAND_MENUS[0][1]]
+    private = [name for name, _ in router.menus()[0][1]]
     for lang, language_code in (("en", ""), ("ru", "ru")):
         for _ in range(500):  # the menu is set in the background at the start
             if fake.commands(scope, language_code):
                 break
             await asyncio.sleep(0.01)
         menu = fake.commands(scope, language_code)
-        assert [c["command"] for c in menu] == private + [name for name, _ in OWNER_COMMANDS]
-        assert menu[-1]["description"] == t(lang, OWNER_COMMANDS[-1][1])
+        assert [c["command"] for c in menu] == private + [c.name for c in OwnerRoutes.COMMANDS]
+        assert menu[-1]["description"] == t(lang, OwnerRoutes.COMMANDS[-1].menus["owner"])
     # Nobody else's menu has them.
     assert not any(c["command"] == "botstats" for c in fake.commands({"type": "all_private_chats"}))
 

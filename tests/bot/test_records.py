@@ -11,11 +11,12 @@ import pytest
 from PIL import Image
 
 from bot.table.background import Background
-from bot.games.base import fits_caption
+from bot.words.format import fits_caption
 from bot.records.rating import NEW, computer
 from bot.records.records import Records
 from bot.records.stats import Stats
-from bot.storage.store import Seat, Status, make_store
+from bot.storage.store import Seat, Status
+from bot.storage.choose import make_store
 
 GROUP = -1005
 

@@ -50,13 +50,16 @@ async def test_a_group_game_is_recorded_rated_and_shown_in_stats_and_history(fak
     assert "Rating" in results
     for s in record.seats:
         assert f"{s.name}: 1500? → {s.after}? ({s.after - 1500:+d})" in results
+    assert results.count("«?»: provisional while there are fewer than 5 rated games.") == 1
     ratings = await runner.store.ratings("lucky", [1, 2, 3])
     assert {u: r.figure for u, r in ratings.items()} == {s.user_id: s.after for s in record.seats}
 
     stats = await ask(fake, anna, GROUP, "/stats")
-    assert "Games played here" in stats and "Totally Genial 1" in stats
+    assert "Played here: Totally Genial — 1 game" in stats
     for name in ("Anna", "Boris", "Cleo"):
         assert name in stats
+    assert stats.count("«?»: provisional") == 1  # the figures are provisional, and say so once
+    leaders = stats.split("Totally Genial: ", 2)[1].split("\n")[0]
     history = fake.last_bot_message(GROUP)
     assert f"https://t.me/c/3000/{game.results_msg}" not in (history.text or "")
     await anna.say(GROUP, "/history")
@@ -69,10 +72,14 @@ async def test_a_group_game_is_recorded_rated_and_shown_in_stats_and_history(fak
     # As a reply to Boris's message in the group: Boris's record.
     said = fake.user_sends(boris.id, GROUP, "good game")
     theirs = await ask(fake, anna, GROUP, "/stats", reply_to=said["message_id"])
-    assert "Games played here" not in theirs and "Boris" in theirs and "games: 1" in theirs
+    assert "Played here" not in theirs and "Boris" in theirs and "games: 1" in theirs
 
-    # Nobody has enough rated games for a leaderboard yet; an unknown game lists the games.
-    assert "nobody has 5 rated games" in await ask(fake, cleo, GROUP, "/top lucky")
+    # /top lists whom /stats listed, in the same order (provisional, said once); an unknown game
+    # lists the games.
+    top = await ask(fake, cleo, GROUP, "/top lucky")
+    listed = [line.split(". ", 1)[1].split(" (games")[0] for line in top.split("\n") if line[:2] in ("1.", "2.", "3.")]
+    assert ", ".join(x.replace(" — ", " ") for x in listed) == leaders, (top, leaders)
+    assert "come after the others" in top
     assert "Which game?" in await ask(fake, cleo, GROUP, "/top chess")
     assert "cones" in await ask(fake, boris, GROUP, "/top")
 
@@ -97,11 +104,12 @@ async def test_a_private_game_against_computers_rates_only_the_person(fake, runn
     assert list(ratings) == [1]  # computers have fixed ratings, never stored or moved
 
 
-async def _seed_ratings(store, chat_id: int, people: dict[int, str], games: int) -> None:
+async def _seed_ratings(store, chat_id: int, people: dict[int, str], games: int, first: int = 0) -> None:
     """``games`` recorded two-player games of cones in ``chat_id`` for each pair in ``people``,
-    through the store's protocol; ratings set directly (the store keeps what it is given)."""
+    through the store's protocol; ratings set directly (the store keeps what it is given).
+    ``first``: the number of the first game (another call for the same chat starts further on)."""
     ids = sorted(people)
-    for n in range(games):
+    for n in range(first, first + games):
         gid = 10_000 + abs(chat_id) % 10_000 * 100 + n
         seats = [RecordSeat(i, u, people[u], place=i + 1, team=i) for i, u in enumerate(ids)]
         await store.record_game(GameRecord(gid, "cones", chat_id, 0, "finished", True, {}, None, n, n + 1, seats),
@@ -121,6 +129,31 @@ async def test_top_in_a_group_and_everywhere(fake, runner):
     assert "Cleo" not in here
     everywhere = await ask(fake, anna, anna.id, "/top конусы")
     assert "Cleo" in everywhere and "Anna" in everywhere
+    # Someone with fewer rated games comes after those with enough, marked «?», in both lists.
+    await _seed_ratings(runner.store, GROUP, {4: "Dora", 5: "Emil"}, 1, first=PROVISIONAL_GAMES)
+    here = await ask(fake, boris, GROUP, "/top cones")  # (Anna's same command again would be a flood)
+    assert "1. Anna — 1900 " in here and "2. Boris — 1850 " in here and "3. Dora — 1900? " in here
+    stats = await ask(fake, cleo, GROUP, "/stats")
+    assert "Cones: Anna 1900, Boris 1850, Dora 1900?" in stats and stats.count("«?»") == 1
+
+
+async def test_look_alike_names_are_told_apart_in_stats_and_top(fake, runner):
+    """«Ａｎｎａ 1560?, Anna 1540?, 𝐀𝐧𝐧𝐚 1509?» were three people nobody could tell apart: each
+    gets their @username, and one without any a « (2)», in /stats and /top alike."""
+    fake.add_group(GROUP, "Friday games")
+    people = {1: ("Ａｎｎａ", "anna_wide"), 2: ("Anna", None), 3: ("𝐀𝐧𝐧𝐚", "anna_bold"), 4: ("Аnna", None)}
+    for user_id, (name, username) in people.items():
+        person = Player(fake, runner, user_id, name)
+        fake.add_user(user_id, name, username=username)
+        await person.start_private()  # the bot learns the name and the username
+    await _seed_ratings(runner.store, GROUP, {u: name for u, (name, _) in people.items()}, 2)
+    stats = await ask(fake, Player(fake, runner, 9, "Zoe"), GROUP, "/stats")
+    shown = stats.split("Cones: ", 1)[1].split("\n")[0].split(", ")
+    top = await ask(fake, Player(fake, runner, 9, "Zoe"), GROUP, "/top cones")
+    ranked = [line.split(". ", 1)[1].split(" — ")[0] for line in top.split("\n")[1:5]]
+    assert ranked == ["Ａｎｎａ (@anna_wide)", "Anna", "𝐀𝐧𝐧𝐚 (@anna_bold)", "Аnna (2)"], top
+    assert [x.rsplit(" ", 1)[0] for x in shown] == ranked[:3], stats
+    assert not any(e.get("type") == "mention" for e in fake.last_bot_message(GROUP).entities or [])
 
 
 async def test_forgetme_asks_then_names_become_a_player_and_the_rating_is_gone(fake, runner):
@@ -173,6 +206,7 @@ async def test_a_database_of_the_previous_version_is_back_filled_in_order(fake, 
     conn = sqlite3.connect(db)
     conn.executescript("DROP TABLE records; DROP TABLE record_seats; DROP TABLE ratings; "
                        "ALTER TABLE actions DROP COLUMN auto; ALTER TABLE users DROP COLUMN forgotten; "
+                       "ALTER TABLE games DROP COLUMN end_shown; ALTER TABLE seats DROP COLUMN result_sent; "
                        "DELETE FROM schema_version WHERE version > 3;")
     conn.close()
     runner = await BotRunner(fake, db).start()
@@ -198,7 +232,7 @@ async def test_a_game_counts_once_across_a_restart_before_its_results(fake, tmp_
         await runner.stop()
     # As if the bot had stopped after recording and before posting the results.
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE games SET results_msg=NULL WHERE id=?", (game.id,))
+    conn.execute("UPDATE games SET results_msg=NULL, end_shown=0 WHERE id=?", (game.id,))
     conn.commit()
     conn.close()
     runner = await BotRunner(fake, db).start()

@@ -70,9 +70,11 @@ async def test_the_replay_of_a_cones_game_is_one_animation_answering_the_results
     [sent] = animations(fake, GROUP)
     assert sent.reply_to_message_id == results.message_id
     seated = ", ".join(s.name for s in game.seats)  # in the order they played
-    assert f"Cones, the whole game: {moves} moves · {seated}" in plain(sent.caption), sent.caption
     count, size, durations = frames_of(sent.animation)
-    assert count == moves + 1  # the opening and one frame per move
+    # The caption says how long the animation runs (the GIF's own delays).
+    lasts = round(sum(durations) / 1000)
+    assert f"Cones, the whole game: {moves} moves · lasts {lasts} s · {seated}" in plain(sent.caption), sent.caption
+    assert count == moves + 1  # the opening and one frame per move (a short game: none skipped)
     assert durations[-1] > 3 * durations[1] and size[0] <= 800
     assert len(sent.animation) < 2 * 1024 * 1024
 

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bot.games.base import points_by_place, points_text
+from bot.games.base import points_by_place
+from bot.words.format import points_text
 from bot.words.names import in_text
 from engines import registry
 from tests.bot.harness import BotRunner, Player, button_data, press_until_over

@@ -1,5 +1,6 @@
 """Series points by place (docs/series.md): n-1 ... 0, tied places share their points."""
-from bot.games.base import points_by_place, points_text
+from bot.games.base import points_by_place
+from bot.words.format import points_text
 
 
 def test_points_by_place_and_shared_ties():

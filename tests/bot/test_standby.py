@@ -6,8 +6,10 @@ import asyncio
 import logging
 
 import asyncpg
+import pytest
 
 from bot.ops.standby import Standby, lock_key
+from bot.storage.store import StoreError, StoreUnavailable
 
 GRACE = 0.2  # short here: these tests look at the lock, not at the timing
 
@@ -92,3 +94,13 @@ async def test_a_standby_stopped_while_it_waits_holds_nothing(postgres_url):
     await holder.close()
     assert await _lock_holders(postgres_url) == []
 
+
+
+async def test_a_standby_refused_by_the_database_raises_at_once_for_a_person_to_fix(postgres_url, caplog):
+    """A refused login is not waited for (the bot says it in one line, exit code 2)."""
+    refused = Standby(postgres_url.replace("postgres:@", "nobody_here:pw@"), lock_key("111:A"), grace_seconds=GRACE)
+    with pytest.raises(StoreError) as exc:
+        await asyncio.wait_for(refused.acquire(asyncio.Event()), 5)
+    assert "refused the login" in str(exc.value) and "pw@" not in str(exc.value)
+    assert not isinstance(exc.value, StoreUnavailable)
+    assert not [r for r in caplog.records if "trying again" in r.getMessage()]

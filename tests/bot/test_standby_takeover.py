@@ -94,10 +94,11 @@ async def _query(url: str, sql: str, *args) -> list:
         await connection.close()
 
 
-async def _until(condition, seconds: float, what: str, interval: float = 0.02):
+async def _until(condition, seconds: float, what: str, interval: float = 0.02, explain=lambda: ""):
+    """``condition()``'s value once true; ``explain()`` adds to the message of a timeout."""
     deadline = time.monotonic() + seconds
     while not (value := await _maybe_await(condition())):
-        assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}\n{explain()}"
         await asyncio.sleep(interval)
     return value
 
@@ -194,6 +195,17 @@ class Table:
 
     def delivered(self, qid: str) -> bool:
         return any(s.id == qid and s.delivered_at is not None for s in self.fake.callback_stats())
+
+
+def _first_answer(fake: FakeBotAPI, qid: str) -> float | None:
+    """When the bot first answered a press (whether Telegram still took it), or None."""
+    press = next((s for s in fake.callback_stats() if s.id == qid), None)
+    return press.answer_times[0] if press is not None and press.answer_times else None
+
+
+def _late(fake: FakeBotAPI, qid: str) -> bool:
+    """Whether Telegram refused a press's answer as too old (15 s after the press)."""
+    return next(s for s in fake.callback_stats() if s.id == qid).late
 
 
 async def _log(url: str) -> list:

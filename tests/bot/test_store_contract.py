@@ -13,10 +13,10 @@ from typing import Callable
 import pytest
 
 from bot.storage.store import (
-    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion,
-    Status, StoreError, User, make_store,
+    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion, Status, StoreError, User,
 )
-from bot.storage.sql import MIGRATIONS
+from bot.storage.choose import make_store
+from bot.storage.migrations import MIGRATIONS
 
 
 @dataclass(frozen=True)
@@ -211,12 +211,16 @@ async def test_save_messages_stores_message_ids_and_versions_without_a_new_versi
     await store.save_game(game, seats_changed=True)
     game.lobby_msg, game.table_msg, game.results_msg, game.table_version = 5, 6, 7, 1
     game.seats[0].dm_msg, game.seats[0].dm_version = 8, 1
-    game.seats[1].dm_msg = 9
+    game.seats[1].dm_msg, game.seats[1].result_sent = 9, True
     game.options = {"not": "saved"}  # game logic goes through save_game only
     await store.save_messages(game)
     stored = await store.get_game(game.id)
     assert (stored.lobby_msg, stored.table_msg, stored.results_msg, stored.table_version) == (5, 6, 7, 1)
-    assert [(s.dm_msg, s.dm_version) for s in stored.seats] == [(8, 1), (9, 0)]
+    assert [(s.dm_msg, s.dm_version, s.result_sent) for s in stored.seats] == [(8, 1, False), (9, 0, True)]
+    assert not stored.end_shown
+    game.end_shown = True  # its end is shown: the results and each person's own
+    await store.save_messages(game)
+    assert (await store.get_game(game.id)).end_shown is True
     assert stored.version == game.version == 1 and stored.options == {"rounds": 3}
     await store.save_game(game)  # the version read is still the one stored
     assert (await store.get_game(game.id)).options == {"not": "saved"}
@@ -231,7 +235,7 @@ async def test_queries_select_what_their_names_say(store):
     unshown = await lobby(store, chat_id=OTHER_GROUP, host=1)
     await finish(store, unshown)
     shown = await lobby(store, chat_id=OTHER_GROUP, thread_id=1, host=1)
-    shown.results_msg = 50
+    shown.results_msg, shown.end_shown = 50, True
     await store.save_messages(shown)
     await finish(store, shown)
     cancelled = await lobby(store, chat_id=OTHER_GROUP, thread_id=2, host=2)
@@ -247,7 +251,7 @@ async def test_queries_select_what_their_names_say(store):
     assert await store.open_game_at(GROUP, 5) is None
     assert await store.open_game_at(OTHER_GROUP) is None  # finished
     assert await store.open_game_at(OTHER_GROUP, 2) is None  # cancelled
-    assert ids(await store.finished_without_results()) == [unshown.id]
+    assert ids(await store.unshown_ends()) == [unshown.id]
     assert ids(await store.all_games()) == [running.id, waiting.id, unshown.id, shown.id, cancelled.id]
     assert await store.games_by_status() == {"running": 1, "lobby": 1, "finished": 2, "cancelled": 1}
 
@@ -265,7 +269,7 @@ async def test_migrate_chat_moves_games_series_and_the_chat_and_clears_message_i
     series = await store.create_series(GROUP, "lucky", 3, [1, 2])
     old = await lobby(store, series_id=series.id)
     await finish(store, old)
-    old.results_msg = 9
+    old.results_msg, old.end_shown = 9, True
     await store.save_messages(old)
     game = await lobby(store, thread_id=0, host=2, series_id=series.id)
     game.lobby_msg, game.table_msg, game.seats[0].dm_msg = 3, 4, 5
@@ -282,7 +286,7 @@ async def test_migrate_chat_moves_games_series_and_the_chat_and_clears_message_i
     assert (await store.get_game(old.id)).chat_id == new_id
     # Its results were posted: still posted (the id is unknown there), never posted again.
     assert (await store.get_game(old.id)).results_msg == UNKNOWN_MESSAGE
-    assert old.id not in [g.id for g in await store.finished_without_results()]
+    assert old.id not in [g.id for g in await store.unshown_ends()]
     assert await store.open_game_at(GROUP) is None
     assert (await store.get_game(untouched.id)).chat_id == OTHER_GROUP
     assert (await store.series(series.id)).chat_id == new_id
@@ -380,35 +384,6 @@ async def test_a_read_after_a_write_sees_the_write(store):
     await store.migrate_chat(GROUP, -1009999)
     assert (await store.chat(-1009999)).title == "Game night"
     assert (await store.get_game(game.id)).chat_id == -1009999
-
-
-async def test_after_forget_cache_reads_come_from_the_database(store):
-    await store.touch_user(1, "Anna", None, "en")
-    await store.set_chat(GROUP, lang="ru", title="Game night")
-    await store.user(1)  # read once: cached, where the store caches
-    await store.chat(GROUP)
-    await store.forget_cache()
-    assert await store.user(1) == User(1, "Anna", None, "en", False, False, True, None)
-    assert await store.chat(GROUP) == Chat(GROUP, "ru", {}, "Game night")
-    assert await store.user(2) is None
-
-
-async def test_forget_cache_sees_what_another_process_wrote(store, db, shared):
-    await store.touch_user(1, "Anna", None, "en")
-    await store.set_chat(GROUP, lang="ru", title="Game night")
-    assert (await store.user(1)).notify and (await store.chat(GROUP)).lang == "ru"
-    assert await store.user(2) is None
-    other = await make_store(db).open()  # the process that was active before this one
-    try:
-        await other.set_notify(1, False)
-        await other.set_chat(GROUP, lang="en")
-        await other.touch_user(2, "Boris", None, "en")
-    finally:
-        await other.close()
-    await store.forget_cache()
-    assert not (await store.user(1)).notify
-    assert (await store.chat(GROUP)).lang == "en"
-    assert (await store.user(2)).name == "Boris"
 
 
 # ---- series ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """What only the PostgreSQL store does: a server it cannot use is a StoreError of one line that
-never shows the password, and ping() tells when the server stops answering. What every store
+never shows the password (a StoreUnavailable when it cannot be reached now: the bot waits and
+tries again), and ping() tells when the server stops answering. What every store
 does is in test_store_contract.py; all of it runs on a real server (tests/pg.py)."""
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage.store import Seat, StoreError, make_store
-from bot.storage.sql import MIGRATIONS
-from tests.pg import start_server, stop_server
+from bot.storage.store import Seat, StoreError, StoreUnavailable
+from bot.storage.choose import make_store
+from bot.storage.migrations import MIGRATIONS
+from tests.pg import shut_down, start_again, start_server, stop_server
 
 PASSWORD = "s3cret-pw"
 
 
-def _one_line(exc: pytest.ExceptionInfo) -> str:
+def _one_line(exc: pytest.ExceptionInfo, *, for_later: bool = False) -> str:
+    """The error's line; ``for_later``: whether it is a StoreUnavailable (else a person's to fix)."""
     line = str(exc.value)
     assert "\n" not in line and PASSWORD not in line, line
+    assert isinstance(exc.value, StoreUnavailable) == for_later, (type(exc.value), line)
     return line
 
 
@@ -25,7 +29,8 @@ async def test_a_server_that_does_not_answer_is_one_line(tmp_path):
     url = f"postgresql://tablebot:{PASSWORD}@/tablebot?host={tmp_path}"  # no server on that socket
     with pytest.raises(StoreError) as exc:
         await make_store(url).open()
-    assert _one_line(exc).startswith(f"cannot reach the PostgreSQL server at {tmp_path}:5432 (database tablebot)")
+    assert _one_line(exc, for_later=True).startswith(
+        f"cannot reach the PostgreSQL server at {tmp_path}:5432 (database tablebot)")
 
 
 async def test_a_refused_password_is_one_line(postgres_server, postgres_url):
@@ -90,7 +95,7 @@ async def test_two_stores_opening_a_new_database_together_migrate_it_once(postgr
             await s.close()
 
 
-async def test_ping_answers_while_the_server_runs_and_raises_once_it_is_gone():
+async def test_a_server_gone_and_back_is_unavailable_meanwhile_for_ping_and_every_query():
     server = start_server()  # its own server, to stop it
     try:
         store = await make_store(server.get_uri()).open()
@@ -98,9 +103,22 @@ async def test_ping_answers_while_the_server_runs_and_raises_once_it_is_gone():
         game = await store.create_game(kind="lucky", chat_id=-1, thread_id=0, host=Seat(0, 1, "A"), options={},
                                        seed=1)
         assert game.id == 1
+        shut_down(server)
+        with pytest.raises(StoreError) as exc:
+            await store.ping()
+        assert _one_line(exc, for_later=True).startswith("cannot reach the PostgreSQL server")
+        game.status = "cancelled"
+        with pytest.raises(StoreError) as exc:
+            await store.save_game(game)
+        _one_line(exc, for_later=True)
+        with pytest.raises(StoreError) as exc:
+            await store.get_game(game.id)
+        _one_line(exc, for_later=True)
+        assert game.version == 0
+        start_again(server)
+        assert (await store.get_game(game.id)).status == "lobby"  # nothing half-way, and it answers again
+        await store.save_game(game)
+        assert (await store.get_game(game.id)).status == "cancelled"
+        await store.close()
     finally:
         stop_server(server)
-    with pytest.raises(StoreError) as exc:
-        await store.ping()
-    assert _one_line(exc).startswith("cannot reach the PostgreSQL server")
-    await store.close()

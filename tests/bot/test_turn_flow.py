@@ -336,7 +336,7 @@ async def test_a_game_stopped_at_its_last_move_ends_in_the_group_after_the_resta
 
 
 async def _stored(tmp_path, game_id):
-    from bot.storage.store import make_store
+    from bot.storage.choose import make_store
     store = await make_store(str(tmp_path / "db.sqlite3")).open()
     try:
         return await store.get_game(game_id)

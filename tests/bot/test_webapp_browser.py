@@ -1,28 +1,33 @@
-"""The Mini App in a real headless chromium against the running bot and the fake Bot API: a
-person opens the page from the rack message's button, plays by tapping, the group's table and
-the other player's open page follow; a whole game is finished with one player on the page and
-the other on buttons; a page whose signature is forged gets nothing."""
+"""«Гениально» in a real headless chromium against the running bot and the fake Bot API: a
+person opens the page from the rack message's button, plays by tapping named controls, the
+group's table and the other player's open page follow; what each placement would earn is on the
+board and the preview draws the lines that score; two fingers zoom; a whole game is finished with
+one player on the page and the other on buttons; a page whose signature is forged gets nothing."""
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import re
 
 import pytest
 
-from engines import genial
-from bot.webapp.auth import watch_param
-from tests.bot.browser import MINIMAL_STUB, Phone, chromium, page_url, tap_a_move
-from tests.bot.harness import Player, button_data, buttons, press_until_over, start_game
+from engines import genial, registry
+from tests.bot.browser import (
+    GENIAL_CELL, GENIAL_TILE, MAIN, MINIMAL_STUB, Phone, browser, page_url, seen_to_the_end, stranger_moves,
+    tap_a_move, web,
+)
+from tests.bot.harness import button_data, buttons
 from tests.bot.test_startup import launch, stop
 from tests.bot.test_genial_e2e import GROUP, play_turn, start_group_game
-from tests.bot.webapp_client import bot_with_page, forged, free_port, init_data
+from tests.bot.webapp_client import (
+    PageClient, assert_only_own_secrets, forged, free_port, init_data, states_by_turn,
+)
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+RESET = re.compile(r"^(Reset the view|Весь стол)$")
+__all__ = ["browser", "web"]  # the module's one chromium and the bot for each test (fixtures)
 
-@pytest.fixture
-async def web(fake, tmp_path):
-    async with bot_with_page(fake, tmp_path / "tablebot.sqlite3") as runner:
-        yield runner
 
 
 def assert_only_own_rack(phone: Phone, seat: int) -> None:
@@ -36,167 +41,218 @@ def assert_only_own_rack(phone: Phone, seat: int) -> None:
         assert body.count('"rack"') == 1 and '"racks"' not in body
 
 
-async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fake, web):
+async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fake, web, browser):
     game, people = await start_group_game(fake, web, 2)
     match = await web.bot.book.load(game.id)
     mover, other = match.current, 1 - match.current
     seats = game.seats
     lang = {p.id: p.lang for p in people}
     raws = [init_data(fake.token, s.user_id, s.name, lang=lang[s.user_id]) for s in seats]
-    async with chromium() as browser:
-        phones = [await Phone.open(browser, page_url(fake, seats[i]), raws[i]) for i in range(2)]
-        for phone in phones:
-            await phone.ready()
-            assert await phone.page.locator("svg.hexboard polygon.cell").count() >= 91
-            assert await phone.page.locator(".tile").count() == 6
-        # Pinch or wheel zooms the board (its viewBox), ⤢ shows it whole again.
-        board = phones[other].page.locator("svg.hexboard")
-        whole = await board.get_attribute("viewBox")
-        box = await board.bounding_box()
-        await phones[other].page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        await phones[other].page.mouse.wheel(0, -300)
-        assert await board.get_attribute("viewBox") != whole
-        await phones[other].page.locator(".reset").click()
-        assert await board.get_attribute("viewBox") == whole
-        turn = await phones[mover].turn()
-        edits = len(fake.calls("editMessageMedia", GROUP))
-        await tap_a_move(phones[mover])
-        await phones[mover].wait_turn_past(turn)
-        await phones[other].wait_turn_past(turn)  # the other page heard of it, live
-        await web.idle()
-        assert len(fake.calls("editMessageMedia", GROUP)) > edits
-        state = await web.state(game.id)
-        assert any(t[4] == mover for t in state.tiles)
-        for i, phone in enumerate(phones):
-            assert not phone.errors, phone.errors
-            assert_only_own_rack(phone, i)
-        # Each in their language: Борис reads Russian.
-        for s, phone in zip(seats, phones):
-            status = await phone.page.inner_text("#status")
-            assert ("Гениально" in status) == (lang[s.user_id] == "ru"), status
+    phones = [await Phone.open(browser, page_url(fake, seats[i]), raws[i]) for i in range(2)]
+    for phone in phones:
+        await phone.ready()
+        assert await phone.page.locator("svg.hexboard polygon.cell").count() >= 91
+        assert await phone.page.get_by_role("button", name=GENIAL_TILE).count() == 6  # enabled on the turn only
+    # The wheel zooms the board (its viewBox), ⤢ shows it whole again; two fingers: see the pinch test.
+    board = phones[other].page.locator("svg.hexboard")
+    whole = await board.get_attribute("viewBox")
+    box = await board.bounding_box()
+    await phones[other].page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await phones[other].page.mouse.wheel(0, -300)
+    assert await board.get_attribute("viewBox") != whole
+    await phones[other].tap(RESET)
+    assert await board.get_attribute("viewBox") == whole
+    turn = await phones[mover].turn()
+    edits = len(fake.calls("editMessageMedia", GROUP))
+    await tap_a_move(phones[mover])
+    await phones[mover].wait_turn_past(turn)
+    await phones[other].wait_turn_past(turn)  # the other page heard of it, live
+    await web.idle()
+    assert len(fake.calls("editMessageMedia", GROUP)) > edits
+    state = await web.state(game.id)
+    assert any(t[4] == mover for t in state.tiles)
+    states = await states_by_turn(web, await web.game(game.id))
+    for i, phone in enumerate(phones):
+        assert not phone.errors, phone.errors
+        assert_only_own_rack(phone, i)
+        assert assert_only_own_secrets("genial", [b for _, _, b in phone.answers], i, states) >= 2
+    # Each in their language: Борис reads Russian.
+    for s, phone in zip(seats, phones):
+        status = await phone.page.inner_text("#status")
+        assert ("Гениально" in status) == (lang[s.user_id] == "ru"), status
+    for phone in phones:
+        await phone.close()
 
 
-async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, web):
+async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, web, browser):
     game, people = await start_group_game(fake, web, 2)
     by_id = {p.id: p for p in people}
     on_page = 0
     seat = game.seats[on_page]
     rng = random.Random(26)
-    async with chromium() as browser:
-        phone = await Phone.open(browser, page_url(fake, seat), init_data(fake.token, seat.user_id, seat.name))
-        await phone.ready()
-        turns = {"page": 0, "buttons": 0}
-        while game.status == "running":
-            state = await web.state(game.id)
-            turn = genial.turn(state)
-            if genial.current_player(state) == on_page:
-                await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
-                await tap_a_move(phone, rng)
-                await phone.wait_turn_past(turn)
-                turns["page"] += 1
-            else:
-                await play_turn(fake, web, game, by_id, rng, wander=False)
-                turns["buttons"] += 1
-            await web.idle()
-        assert game.status == "finished" and turns["page"] > 10 and turns["buttons"] > 10, turns
-        await phone.page.wait_for_selector(".story .result")
-        over = "Игра окончена." if by_id[seat.user_id].lang == "ru" else "Game over."
-        assert over in await phone.page.inner_text("#status")
-        assert await phone.page.locator(".story .result").count() == 2
-        assert not phone.errors, phone.errors
-        assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
-        assert_only_own_rack(phone, on_page)
-    # The group saw the whole game, and the results.
-    assert fake.message(GROUP, game.table_msg) is not None
-    assert game.results_msg is not None
+    phone = await Phone.open(browser, page_url(fake, seat), init_data(fake.token, seat.user_id, seat.name))
+    await phone.ready()
+    turns = {"page": 0, "buttons": 0}
+    while game.status == "running":
+        state = await web.state(game.id)
+        turn = genial.turn(state)
+        if genial.current_player(state) == on_page:
+            await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
+            await tap_a_move(phone, rng)
+            await phone.wait_turn_past(turn)
+            turns["page"] += 1
+        else:
+            await play_turn(fake, web, game, by_id, rng, wander=False)
+            turns["buttons"] += 1
+        await web.idle()
+    assert game.status == "finished" and turns["page"] > 10 and turns["buttons"] > 10, turns
+    over = "Игра окончена." if by_id[seat.user_id].lang == "ru" else "Game over."
+    assert await seen_to_the_end(phone, over, web, game, on_page) > 10
+    assert await phone.page.locator(".story .result").count() == 2
+    assert_only_own_rack(phone, on_page)
+    await phone.close()
 
 
-async def test_a_forged_or_foreign_page_gets_nothing(fake, web):
+async def test_each_placement_says_what_it_earns_and_the_preview_draws_the_lines_that_score(fake, web, browser):
+    """Lit cells are buttons named by their cell and points, shaded by them, those that earn most
+    rimmed; the chosen placement draws its scoring lines and names its cells; the lowest colour's
+    underline is explained. Two fingers spread on the board zoom it in (touch events through the
+    DevTools protocol, as a phone sends them)."""
+    game, people = await start_group_game(fake, web, 2)
+    match = await web.bot.book.load(game.id)
+    for _ in range(6):  # a few tiles down, so that placements differ in what they earn
+        await play_turn(fake, web, game, {p.id: p for p in people}, random.Random(3), wander=False)
+    match = await web.bot.book.load(game.id)
+    mover = game.seats[match.current]
+    phone = await Phone.open(browser, page_url(fake, mover), init_data(fake.token, mover.user_id, mover.name))
+    await phone.ready()
+    legend = await phone.page.inner_text(".legend")
+    assert "Underlined: the lowest colour" in legend or "Подчёркнут самый слабый цвет" in legend, legend
+    tile = next(n for n in await phone.named_buttons() if GENIAL_TILE.match(n))
+    await phone.tap(tile)
+    cells = [n for n in await phone.named_buttons() if GENIAL_CELL.match(n)]
+    assert cells and await phone.page.locator(".cell.lit").count() == len(cells)
+    gains = sorted((int(n.rsplit("+", 1)[1]) for n in cells), reverse=True)
+    assert await phone.page.locator("text.gain-figure").count() == len(cells)
+    best = await phone.page.locator(".cell.best").count()
+    assert best == (gains.count(gains[0]) if gains[0] else 0)  # those that earn most, rimmed
+    top = max(cells, key=lambda n: int(n.rsplit("+", 1)[1]))
+    await phone.tap(top)
+    label = top.split(":")[0]
+    assert label in await phone.page.inner_text(".preview")
+    assert f"+{gains[0]}" in await phone.button(MAIN).inner_text()
+    if gains[0]:  # what scores is drawn: a line per counted cell
+        assert await phone.page.locator("line.score-line").count() >= 1
+    # Pinch: two fingers move apart on the board.
+    board = phone.page.locator("svg.hexboard")
+    whole = await board.get_attribute("viewBox")
+    box = await board.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    touch = await phone.page.context.new_cdp_session(phone.page)
+
+    def fingers(spread: float) -> list[dict]:
+        return [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(20)})
+    for spread in range(30, 130, 10):
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(spread)})
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    zoomed = await board.get_attribute("viewBox")
+    assert zoomed != whole and float(zoomed.split()[2]) < float(whole.split()[2]) / 2, (whole, zoomed)
+    assert not phone.errors, phone.errors
+    await phone.close()
+
+
+async def test_a_forged_or_foreign_page_gets_nothing(fake, web, browser):
     game, people = await start_group_game(fake, web, 2)
     seat = game.seats[0]
     url = page_url(fake, seat)
     version = (await web.game(game.id)).version
-    async with chromium() as browser:
-        raw = init_data(fake.token, seat.user_id, seat.name)
-        forged_phone = await Phone.open(browser, url, raw, forge=forged)
-        await forged_phone.page.wait_for_selector("#note:not([hidden])")
-        stranger = await Phone.open(browser, url, init_data(fake.token, 999, "Eve"))
-        await stranger.page.wait_for_selector("#note:not([hidden])")
-        for phone, refused in ((forged_phone, {401}), (stranger, {403})):
-            assert phone.api_statuses and set(phone.api_statuses) - {200} <= refused, phone.api_statuses
-            assert not phone.errors, phone.errors
-            assert await phone.page.locator(".tile").count() == 0
-            assert all('"rack"' not in body for _, _, body in phone.answers)
-        assert set(forged_phone.api_statuses) == {401}
+    raw = init_data(fake.token, seat.user_id, seat.name)
+    forged_phone = await Phone.open(browser, url, raw, forge=forged)
+    await forged_phone.page.wait_for_selector("#note:not([hidden])")
+    stranger = await Phone.open(browser, url, init_data(fake.token, 999, "Eve"))
+    await stranger.page.wait_for_selector("#note:not([hidden])")
+    for phone, refused in ((forged_phone, {401}), (stranger, {403})):
+        assert phone.api_statuses and set(phone.api_statuses) - {200} <= refused, phone.api_statuses
+        assert not phone.errors, phone.errors
+        assert not [n for n in await phone.named_buttons() if GENIAL_TILE.match(n)]
+        assert all('"rack"' not in body for _, _, body in phone.answers)
+        await phone.close()
+    assert set(forged_phone.api_statuses) == {401}
     assert (await web.game(game.id)).version == version
 
 
-@pytest.mark.parametrize("kind", ["lucky", "cones", "trio"])
-async def test_the_other_games_have_a_live_read_only_board(fake, web, kind):
-    """Opened from the group's link (start_param: the game), by someone who does not play."""
-    group = -100800
-    fake.add_group(group, "Games")
-    people = [Player(fake, web, 11 + i, name) for i, name in enumerate(["Ann", "Bo"])]
-    for p in people:
-        await p.start_private()
-    game = await start_game(fake, web, group, kind, people)
-    rng = random.Random(5)
-    await press_until_over(fake, web, game.id, rng, most=3)
-    async with chromium() as browser:
-        raw = init_data(fake.token, 999, "Eve", start_param=watch_param(game.short_id, fake.token))
-        phone = await Phone.open(browser, f"{web.base}/app/", raw)
-        await phone.ready()
-        assert await phone.page.locator(".board-panel svg, .board-panel .count").count() > 0
-        assert await phone.page.locator(".player").count() == 2
-        version = game.version
-        while game.version == version:  # a move (not just a step of composing one)
-            await press_until_over(fake, web, game.id, rng, most=1)
-        await phone.wait_version_past(version)  # live
-        assert not phone.errors, phone.errors
-        assert "Watching" in await phone.page.inner_text("#status")
-
-
-async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path):
-    """``python -m bot`` with PORT and WEBAPP_URL=http://127.0.0.1:PORT: the rack message has the
-    web_app button; its page, with a bare stub (initData only), draws the board from the bot's
-    JSON with no page error; with a forged hash every JSON request is refused."""
+async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path, browser):
+    """``python -m bot`` with PORT, WEBAPP_URL=http://127.0.0.1:PORT and WEBAPP_SHORT_NAME: the rack
+    message has the web_app button; its page, with a bare stub (initData only), draws the board
+    from the bot's JSON with no page error; with a forged hash every JSON request is refused. For
+    each of the four games, the page opened from the group table's link as the player to move
+    lets someone who knows nothing of it make a move by tapping named controls (and the
+    MainButton when it shows) within 40 taps."""
     port = free_port()
     proc = launch({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
                    "TABLEBOT_DB": str(tmp_path / "bot.sqlite3"), "PORT": str(port),
-                   "WEBAPP_URL": f"http://127.0.0.1:{port}", "TABLEBOT_GROUP_WRITES_PER_MINUTE": "10000",
-                   "TABLEBOT_GROUP_FAST_SPACING": "0"})
+                   "WEBAPP_URL": f"http://127.0.0.1:{port}", "WEBAPP_SHORT_NAME": "board",
+                   "TABLEBOT_GROUP_WRITES_PER_MINUTE": "10000", "TABLEBOT_GROUP_FAST_SPACING": "0"})
+    taps = {}
     try:
-        fake.add_group(GROUP, "Outside")
         for user, name in ((1, "Anna"), (2, "Bob")):
             fake.add_user(user, name)
             fake.user_starts_private(user)
-        fake.user_sends(1, GROUP, "/new genial")
-        lobby = await _eventually(lambda: next((m for m in fake.messages(GROUP) if buttons(m)), None))
-        fake.user_presses(2, GROUP, lobby.message_id, button_data(lobby, text="Join"))
-        await _eventually(lambda: "Bob" in (fake.message(GROUP, lobby.message_id).text or ""))
-        fake.user_presses(1, GROUP, lobby.message_id, button_data(lobby, text="Start"))
+        links = {}
+        for k, kind in enumerate(registry.GAME_IDS):
+            group = GROUP - 1 - k
+            fake.add_group(group, f"Outside {kind}")
+            fake.user_sends(1, group, f"/new {kind}")
+            lobby = await _eventually(lambda: next((m for m in fake.messages(group) if buttons(m)), None))
+            fake.user_presses(2, group, lobby.message_id, button_data(lobby, text="Join"))
+            await _eventually(lambda: "Bob" in (fake.message(group, lobby.message_id).text or ""))
+            fake.user_presses(1, group, lobby.message_id, button_data(lobby, text="Start"))
 
-        def app_url():
+            def link():
+                for m in fake.messages(group):
+                    for b in buttons(m):
+                        if "startapp=" in b.get("url", ""):
+                            return b["url"]
+            links[kind] = await _eventually(link)
+            assert links[kind].startswith(f"https://t.me/{fake.bot_username}/board?startapp=")
+
+        def app_url():  # the rack message's (the goal and the hand messages have one too)
             for m in fake.messages(1):
                 for b in buttons(m):
-                    if "web_app" in b:
+                    if "web_app" in b and "rack" in (m.caption or m.text or ""):
                         return b["web_app"]["url"]
         url = await _eventually(app_url)
         assert url.startswith(f"http://127.0.0.1:{port}/")
         raw = init_data(fake.token, 1, "Anna")
-        async with chromium() as browser:
-            phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB)
-            await phone.ready()
-            assert await phone.page.locator("svg polygon.cell").count() >= 91
-            assert not phone.errors, phone.errors
-            assert phone.api_statuses and all(200 <= s < 300 for s in phone.api_statuses), phone.api_statuses
-            forged_phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB, forge=forged)
-            await forged_phone.page.wait_for_selector("#note:not([hidden])")
-            assert forged_phone.api_statuses and set(forged_phone.api_statuses) <= {401, 403}
-            assert not forged_phone.errors, forged_phone.errors
+        phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB)
+        await phone.ready()
+        assert await phone.page.locator("svg polygon.cell").count() >= 91
+        assert not phone.errors, phone.errors
+        assert phone.api_statuses and all(200 <= s < 300 for s in phone.api_statuses), phone.api_statuses
+        forged_phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB, forge=forged)
+        await forged_phone.page.wait_for_selector("#note:not([hidden])")
+        assert forged_phone.api_statuses and set(forged_phone.api_statuses) <= {401, 403}
+        assert not forged_phone.errors, forged_phone.errors
+        for opened in (phone, forged_phone):
+            await opened.close()
+        # Each game from its group table's link, as the player to move, by a stranger to the page.
+        for kind, link in links.items():
+            start = link.split("startapp=", 1)[1]
+            probe = PageClient(f"http://127.0.0.1:{port}", init_data(fake.token, 1, "Anna", start_param=start))
+            status, seen, _ = await probe.get(f"/games/{start.split('-')[0]}")
+            mover = 1 if seen["my_turn"] else 2
+            raw = init_data(fake.token, mover, "Anna" if mover == 1 else "Bob", start_param=start)
+            player = await Phone.open(browser, f"http://127.0.0.1:{port}/app/", raw)
+            await player.ready()
+            await player.page.wait_for_selector(f"body[data-version='{seen['version']}']")
+            taps[kind] = await stranger_moves(player, random.Random(kind))
+            assert not player.errors, (kind, player.errors)
+            await player.close()
     finally:
         code, output, _ = stop(proc)
     assert code == 0, output
+    assert set(taps) == set(registry.GAME_IDS) and max(taps.values()) <= 40, taps
 
 
 async def _eventually(probe, seconds: float = 20.0):

@@ -10,8 +10,10 @@ from urllib.parse import quote
 
 import aiohttp
 
+from engines import registry
+from engines.base import options_from_dict
 from bot.webapp import auth
-from tests.bot.harness import BotRunner
+from tests.bot.harness import BotRunner, button_data, buttons
 
 
 def free_port() -> int:
@@ -79,3 +81,93 @@ class PageClient:
                 text = await response.text()
                 body = json.loads(text) if text and response.content_type == "application/json" else None
                 return response.status, body, text
+
+
+# ---- secrets: what each answer to one person may hold ------------------------------------------
+
+# A seat's secret in its own view, by game; the keys that reveal everyone's (only at the end).
+SECRET_KEYS = {"genial": ("rack",), "cones": ("goal",), "trio": ("hand", "hand_symbols"), "lucky": ()}
+REVEALED_KEYS = ("racks", "goals", "hands", "hands_symbols")
+
+
+async def states_by_turn(runner, game) -> dict[int, object]:
+    """Every engine state the game went through, by turn (replayed from its seed and log)."""
+    eng = registry.engine(game.kind)
+    seed = (await runner.state(game.id)).seed  # the state's own (a test may have chosen it)
+    state = eng.setup(len(game.seats), options_from_dict(eng.Options, game.options), seed)
+    states = {eng.turn(state): state}
+    for _, seat, code in await runner.store.actions(game.id):
+        state, _ = eng.apply(state, seat, eng.decode_action(code))
+        states[eng.turn(state)] = state
+    return states
+
+
+def _walk(value, key=None):
+    """(key, value) of every entry of a JSON value, nested ones too."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k, v
+            yield from _walk(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v, key)
+
+
+def assert_only_own_secrets(kind: str, bodies, seat: int | None, states: dict) -> int:
+    """Each JSON answer (text) one person got holds no other seat's secret: the secret keys of its
+    game's view are the person's own seat's at that turn (the engine's own view of it), none
+    holds another seat's secret of that turn, the moves offered are made of the person's own
+    pieces, and the keys that reveal everyone's appear only once the game is over. How many
+    answers held a game view."""
+    eng = registry.engine(kind)
+    checked = 0
+    for body in bodies:
+        if not body or not body.lstrip().startswith("{"):
+            continue
+        data = json.loads(body)
+        game = data.get("game", data)
+        view = game.get("view") if isinstance(game, dict) else None
+        if not view:
+            assert not any(k in SECRET_KEYS[kind] + REVEALED_KEYS for k, _ in _walk(data)), body[:200]
+            continue
+        checked += 1
+        state = states[game["turn"]]
+        if not view.get("over"):
+            assert not any(k in REVEALED_KEYS for k, _ in _walk(view)), body[:200]
+        others = [s for s in range(len(game["names"])) if s != seat]
+        for key in SECRET_KEYS[kind]:
+            if seat is None:
+                assert key not in view, body[:200]
+                continue
+            own = eng.view(state, seat)[key]
+            assert view[key] == own, (key, view[key], own)
+            for other in others if not view.get("over") else ():  # the end reveals them all
+                theirs = eng.view(state, other)[key]
+                if theirs != own:
+                    assert all(v != theirs for k, v in _walk(data) if k == key), (key, theirs)
+        if kind == "trio" and game.get("play"):
+            assert {x["tile"] for x in game["play"]["tiles"]} <= set(state.hands[seat])
+    return checked
+
+
+async def start_seeded(fake, runner, chat_id: int, kind: str, people, *, seed: int | None = None, words: str = ""):
+    """``/new <kind> <words>`` by the first person, the others Join, and Start, the game's seed
+    set first where given (so that a test plays a known, short game): the running game."""
+    await people[0].say(chat_id, f"/new {kind} {words}".strip())
+    pending = next((g for g in await runner.games() if g.chat_id == chat_id and g.status == "lobby"), None)
+    assert pending is not None, fake.last_bot_message(chat_id)
+    lobby = fake.message(chat_id, pending.lobby_msg)
+    for p in people[1:]:
+        await p.press(chat_id, lobby.message_id, button_data(lobby, endswith=":!join"))
+    if seed is not None:
+        pending.seed = seed  # the book's own record: Start reads it
+    await people[0].press(chat_id, lobby.message_id, button_data(lobby, endswith=":!start"))
+    await runner.idle(timeout=60)
+    return next(g for g in await runner.games() if g.chat_id == chat_id and g.status == "running")
+
+
+def watch_link(fake, game) -> str:
+    """The start parameter of the group table's link to the page (its «🖐 On the board»)."""
+    table = fake.message(game.chat_id, game.table_msg)
+    (url,) = [b["url"] for b in buttons(table) if "startapp=" in b.get("url", "")]
+    return url.split("startapp=", 1)[1]

@@ -142,3 +142,18 @@ def test_goal_card():
     assert rc.goal("blue", lang="en").tobytes() != rc.goal("pink", lang="en").tobytes()
     with pytest.raises(ValueError):
         rc.goal("mauve", lang="en")
+
+
+@pytest.mark.parametrize("lang, per_colour, left", [("ru", "Башни по цветам:", "фишек: {n}"),
+                                                    ("en", "Piles by colour:", "chips left: {n}")])
+def test_the_header_counts_and_a_players_chips_left_say_what_they_count(lang, per_colour, left):
+    """«★3 ☀6 ⬢2» and «⏏5» had no word on the picture; the Mini App labels them."""
+    from render.common import text_colours
+    for players in (2, 3, 4):
+        view = cones.view(play(players, players, 5), None)
+        with text_colours() as seen:
+            image = rc.table(view, lang=lang, names=NAMES[:players])
+        texts = [text for text, _, _ in seen]
+        assert per_colour in texts
+        assert all(left.format(n=view["supply_left"][s]) in texts for s in range(players)), texts
+        assert max(image.size) <= 1280

@@ -163,11 +163,6 @@ def count(image, colour, box=None):
     return sum(n for n, c in region.getcolors(1 << 22) if c == tuple(colour))
 
 
-def frame(view, cands):
-    """The grid (hex size, where cells are) and size of candidates()'s picture."""
-    return rg._candidates_frame(view, [cell for c in cands for cell in c[3:5]])
-
-
 def mid_position():
     state = play(4, 11, 30)
     seat = g.current_player(state)
@@ -176,111 +171,70 @@ def mid_position():
     return state, seat, colours, g.legal_placements(state, seat, tile)
 
 
-def test_candidates_zoom_on_the_placements_and_number_them():
+def on_board(box, grid, cell):
+    """Where a cell of a panel's board lies in the whole picture."""
+    x, y = grid.centre(*cell)
+    return box[0] + x, box[1] + rg.CAND_STRIP + y
+
+
+def test_each_candidate_has_a_panel_with_its_number_and_its_tile():
+    """«the numbers 3, 4, 1 and 5 sit around one cell, and the tile's two halves are 5 px across»:
+    now each of a page's nine has a panel of its own, its number in its own box, its tile drawn on
+    its two cells with each half's colour, at a phone's size legible."""
     state, seat, colours, places = mid_position()
     view = g.view(state, seat)
-    spread = [places[k] for k in range(0, len(places), max(1, len(places) // 10))][:10]
-    cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(spread)]
-    image = rg.candidates(view, cands, lang="ru", names=NAMES)
-    assert 1000 <= max(image.size) <= 1280 and min(image.size) >= 800
-    close = rg.candidates(view, [(1, colours[0], colours[1], *places[0])], lang="ru")
-    assert 1000 <= max(close.size) <= 1280
-    # a yellow badge (at least 40 px across) per candidate
-    assert count(close, rg.BADGE) > 1200 and count(image, rg.BADGE) > 10 * 1200
-    # a lone candidate zooms in further than ten spread over the board: bigger hexes
-    assert frame(view, cands[:1])[0].s > 1.5 * frame(view, cands)[0].s
+    cell = places[0][0]
+    near = [(a, b) for a, b in places if cell in (a, b)][:9]  # crowded round one cell, as the issue saw
+    cands = [(k + 1, colours[0], colours[1], a, b, [(colours[0], 1)]) for k, (a, b) in enumerate(near)]
+    from render.common import symbol_sizes
+    with symbol_sizes() as sizes:
+        image = rg.candidates(view, cands, lang="ru")
+    assert image.size == rg.candidates_size(len(cands)) and max(image.size) <= 1280
+    boxes = rg.candidate_panels(len(cands))
+    for k, box in enumerate(boxes):
+        # no two panels share a pixel, and each has its yellow number box in its strip
+        assert all(box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1]
+                   for o in boxes[k + 1:])
+        assert count(image, rg.BADGE, (box[0], box[1], box[2], box[1] + rg.CAND_STRIP)) > 2000
+    # a tile half's symbol (which way the tile lies) is 18 px across or more on a phone, not 5
+    halves = [size for size in sizes if size >= 2 * rg.SYMBOL_K * rg.CAND_S - 1]
+    assert len(halves) >= 2 * len(cands) and min(halves) * PHONE_WIDTH / image.width >= 18
 
 
-def test_candidate_ghosts_show_their_colours_on_their_cells():
+def test_a_panel_draws_its_tile_with_each_colour_on_its_cell_both_ways_round():
     state = g.position(2, tiles=[(0, "bb", (-1, 0), (-2, 0))], racks=[["rg"], ["gg"]])
     view = g.view(state, 0)
-    cands = [(1, "red", "green", (0, 0), (1, 0))]
+    cands = [(1, "red", "green", (0, 0), (1, 0)), (2, "green", "red", (0, 0), (1, 0))]
     image = rg.candidates(view, cands, lang="en")
-    grid, width, height = frame(view, cands)
-    assert image.size == (width, height)
-    assert pixel(image, grid.centre(0, 0)) == COLOURS["red"]
-    assert pixel(image, grid.centre(1, 0)) == COLOURS["green"]
-    swapped = rg.candidates(view, [(1, "green", "red", (0, 0), (1, 0))], lang="en")
-    assert pixel(swapped, grid.centre(0, 0)) == COLOURS["green"]
+    first, second = rg.candidate_panels(2)
+    grid = rg.candidate_grid(view, (0, 0), (1, 0))  # the same pair: the same place in both panels
+    assert pixel(image, on_board(first, grid, (0, 0))) == COLOURS["red"]
+    assert pixel(image, on_board(first, grid, (1, 0))) == COLOURS["green"]
+    assert pixel(image, on_board(second, grid, (0, 0))) == COLOURS["green"]
+    assert pixel(image, on_board(second, grid, (1, 0))) == COLOURS["red"]
+    # and the tile is rimmed in yellow, as the preview rims it
+    ring = on_board(first, grid, (0, 0))
+    assert count(image, HIGHLIGHT, (ring[0] - 2 * rg.CAND_S, ring[1] - 2 * rg.CAND_S,
+                                    ring[0] + 3 * rg.CAND_S, ring[1] + 2 * rg.CAND_S)) > 1500
 
 
-def test_candidates_on_the_same_cells_keep_their_numbers_apart():
-    state, seat, colours, places = mid_position()
-    view = g.view(state, seat)
-    a, b = places[0]
-    one = rg.candidates(view, [(1, colours[0], colours[1], a, b)], lang="ru")
-    both = rg.candidates(view, [(1, colours[0], colours[1], a, b), (2, colours[1], colours[0], a, b)],
-                         lang="ru")
-    assert both.size == one.size
-    # two whole badges: neither number hides the other
-    assert count(both, rg.BADGE) > 1.8 * count(one, rg.BADGE)
-    # ten placements around one cell: ten badges, none swallowed
-    cell = places[0][0]
-    near = [(pa, pb) for pa, pb in places if cell in (pa, pb)]
-    crowd = [(k + 1, colours[k % 2], colours[1 - k % 2], pa, pb) for k, (pa, pb) in enumerate((near * 4)[:10])]
-    dense = rg.candidates(view, crowd, lang="ru")
-    assert count(dense, rg.BADGE) > 9 * count(one, rg.BADGE) * 0.85
+def test_a_page_of_candidates_says_their_cells_and_points():
+    from render.common import text_colours
+    state = g.position(2, tiles=[(0, "bb", (-1, 0), (-2, 0))], racks=[["rg"], ["gg"]])
+    view = g.view(state, 0)
+    a, b = (1, 0), (0, 0)  # given second cell first: the strip reads them as one reads the board
+    with text_colours() as seen:
+        rg.candidates(view, [(4, "red", "green", a, b, [("red", 3), ("green", 1)])], lang="ru")
+    texts = [text for text, _, _ in seen]
+    labels = sorted((g.cell_label(a, view["radius"]), g.cell_label(b, view["radius"])),
+                    key=lambda label: (label[0], int(label[1:])))
+    assert "4" in texts and f"{labels[0]}–{labels[1]}" in texts and "+3" in texts and "+1" in texts
 
 
-def test_candidates_without_any_place_still_draw():
+def test_pages_of_every_size_fit_and_none_still_draws():
     view = g.view(g.setup(2, g.Options(), 1), 0)
+    for n in range(0, 10):
+        width, height = rg.candidates_size(n)
+        assert max(width, height) <= 1280 and width / height < 20
     image = rg.candidates(view, [], lang="ru")
-    assert max(image.size) <= 1280 and count(image, rg.BADGE) == 0
-
-
-def overlaps(badges):
-    """Pairs of badges whose ink (numbers, rims, colour ends) overlap."""
-    out = []
-    for i, (n1, circles1) in enumerate(badges):
-        for n2, circles2 in badges[i + 1:]:
-            if any((x1 - x2) ** 2 + (y1 - y2) ** 2 < (r1 + r2) ** 2
-                   for x1, y1, r1 in circles1 for x2, y2, r2 in circles2):
-                out.append((n1, n2))
-    return out
-
-
-def test_numbered_placements_never_overlap():
-    """Over many positions and pages of 8 (close together, spread, both ways round on the same
-    cells), no two numbered badges overlap and every badge is inside the picture."""
-    checked = 0
-    for seed in range(12):
-        state = play(2 + seed % 3, seed, 8 + 4 * seed)
-        seat = g.current_player(state)
-        if seat is None:
-            continue
-        view = g.view(state, seat)
-        for tile in {tuple(t) for t in state.racks[seat]}:
-            places = g.legal_placements(state, seat, tile)
-            if len(places) < 2:
-                continue
-            colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
-            centre_cell = places[0][0]
-            near = sorted(places, key=lambda p: abs(p[0][0] - centre_cell[0]) + abs(p[0][1] - centre_cell[1]))
-            pages = [near[:8], random.Random(seed).sample(places, min(8, len(places))), places[8:16]]
-            for page in pages:
-                if not page:
-                    continue
-                cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(page)]
-                badges = rg.candidate_badges(view, cands)
-                assert len(badges) == len(cands)
-                assert not overlaps(badges), (seed, tile, overlaps(badges))
-                _, width, height = frame(view, cands)
-                for _, circles in badges:
-                    for x, y, r in circles:
-                        assert r <= x <= width - r and rg.CAND_HEAD + r <= y <= height - r, (seed, tile)
-                checked += 1
-    assert checked > 60
-
-
-def test_leader_dots_and_colour_ends_are_legible():
-    """A badge moved off its tile points at it with a dot, and a pill shows the tile's colours
-    in order at its ends: both at least 11 px across at 400 px wide."""
-    from render.common import symbol_sizes
-    state, seat, colours, places = mid_position()
-    view = g.view(state, seat)
-    cell = places[0][0]
-    near = [(pa, pb) for pa, pb in places if cell in (pa, pb)]
-    crowd = [(k + 1, colours[k % 2], colours[1 - k % 2], pa, pb) for k, (pa, pb) in enumerate((near * 4)[:10])]
-    with symbol_sizes() as sizes:
-        image = rg.candidates(view, crowd, lang="ru")
-    assert min(sizes) * PHONE_WIDTH / image.width >= LEGIBLE_PX
+    assert image.size == rg.candidates_size(0) and count(image, rg.BADGE) == 0

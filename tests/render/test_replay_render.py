@@ -71,7 +71,8 @@ def test_the_band_is_legible_on_a_phone_and_says_where_the_game_is():
         with font_sizes() as sizes:
             replay._band(replay.WIDTH, 3, 10, lang)
         assert min(sizes) * PHONE_WIDTH / replay.WIDTH >= LEGIBLE_PX
-    assert replay.WORDS["ru"]["move"].format(n=3, total=10) == "Ход 3 из 10"
+    # «Шаг», not «Ход»: the table below says «Ход: Аня» (whose turn), another meaning of «ход»
+    assert replay.WORDS["ru"]["move"].format(n=3, total=10) == "Шаг 3 из 10"
 
 
 def test_too_big_a_gif_is_made_narrower_and_the_job_pickles():
@@ -80,3 +81,39 @@ def test_too_big_a_gif_is_made_narrower_and_the_job_pickles():
     job = pickle.loads(pickle.dumps(partial(replay.animation, frames, lang="ru", max_bytes=1)))
     shown = gif_frames(job())
     assert len(shown) == 6 and shown[0][0].width == replay.NARROW
+
+
+def test_a_long_game_plays_in_about_a_minute_its_end_at_a_pace_one_can_follow():
+    """lucky's 150 moves took 141 s at 0.9 s a move. Any game now lasts about a minute at most,
+    faster the longer it is; the opening, the last few moves and the held end are always there."""
+    previous = float("inf")  # seconds of replay per move of the game
+    for moves in (5, 40, 65, 150, 199, 400, 1200):
+        plan = replay.schedule(moves + 1)
+        shown = [i for i, _ in plan]
+        ms = [d for _, d in plan]
+        assert shown == sorted(set(shown)) and shown[0] == 0 and shown[-1] == moves  # in order, opening to end
+        assert shown[-1 - replay.SLOW_END:] == list(range(moves - replay.SLOW_END, moves + 1))
+        assert ms[-1] == replay.FINAL_MS and ms[-1 - replay.SLOW_END:-1] == [replay.MOVE_MS] * replay.SLOW_END
+        assert sum(ms) <= replay.LENGTH_MS + 1000, (moves, sum(ms))
+        assert replay.seconds(moves + 1) == round(sum(ms) / 1000)
+        assert all(replay.FASTEST_MS <= d <= replay.MOVE_MS and d % 10 == 0 for d in ms[1:-1]), (moves, ms[1])
+        assert sum(ms) / moves < previous, moves  # the longer the game, the faster it goes by
+        previous = sum(ms) / moves
+        if moves <= 150:  # ~200 moves fit at the fastest pace: only longer games skip positions
+            assert len(plan) == moves + 1
+    assert replay.seconds(151) >= 55 and len(replay.schedule(1201)) < 220
+
+
+def test_a_long_game_draws_only_the_positions_it_shows():
+    drawn = []
+
+    def frame(i):
+        drawn.append(i)
+        return Image.new("RGB", (1080, 60), (i % 256, 100, 200))
+
+    count = 600
+    data = replay.animation([partial(frame, i) for i in range(count)], lang="ru")
+    shown = gif_frames(data)
+    plan = replay.schedule(count)
+    assert drawn == [i for i, _ in plan] and len(shown) == len(plan) < count
+    assert [d for _, d in shown] == [d for _, d in plan]

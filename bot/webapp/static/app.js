@@ -1,16 +1,11 @@
 // The Mini App: who opened it (Telegram's signed initData), which game, and keeping that game's
-// board live. Each game's board is a module of its own in boards/ (mount(root, page) → update).
+// board live. The server says which games there are (/api/me: the registry's list); each game's
+// board is a module of its own, boards/<game>.js (mount(root, page) → update). A game still in
+// its lobby shows who sits there and a Join button where the person may join.
 
 import { Api } from "./api.js";
 import { html } from "./svg.js";
-import { setLang, t } from "./i18n.js";
-
-const BOARDS = {
-  genial: () => import("./boards/genial.js"),
-  lucky: () => import("./boards/lucky.js"),
-  cones: () => import("./boards/cones.js"),
-  trio: () => import("./boards/trio.js"),
-};
+import { setLang, t, wordsOf } from "./i18n.js";
 
 const tg = window.Telegram ? window.Telegram.WebApp : null;
 
@@ -40,6 +35,7 @@ function haptic(kind) {
 // The page is usable: tests and the bench wait for this mark (and read how long it took since
 // the navigation began).
 function usable() {
+  if (document.body.dataset.ready) return;
   document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "1";
 }
@@ -89,12 +85,20 @@ function backButton() {
 // One of each for the page's life (a board that replaces another takes them over).
 const controls = { main: mainButton(), back: backButton() };
 
+// A link the bot gave (the private chat, to join a game with a secret): through Telegram.
+function openLink(url) {
+  if (tg && offers(tg, "openTelegramLink") && url.startsWith("https://t.me/")) tg.openTelegramLink(url);
+  else window.open(url, "_blank", "noopener");
+}
+
 function wantedGame() {
   // A group table's link: "<game>-<tag>" (the tag lets a watcher in; the server checks it).
   const start = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
   if (start) return start.split("-")[0];
   return new URLSearchParams(location.search).get("game");
 }
+
+let kinds = new Map(); // the games there are, by id (the server's list)
 
 async function showList(api, games) {
   root.replaceChildren();
@@ -104,19 +108,60 @@ async function showList(api, games) {
   for (const game of games) {
     const item = html("li", {}, list);
     const button = html("button", { type: "button", class: "game-link" }, item);
-    html("b", {}, button, game.title);
-    html("span", {}, button, " · " + game.names.join(", "));
+    const kind = kinds.get(game.kind);
+    html("b", {}, button, `${kind ? kind.sign + " " : ""}${game.title}`);
+    const waiting = game.status === "lobby" ? ` · ${t("not started yet")}` : "";
+    html("span", {}, button, " · " + game.names.join(", ") + waiting);
     button.addEventListener("click", () => openGame(api, game.id, true));
   }
 }
 
 let running = 0; // the live loop of the game on screen (a new game stops the old one)
 
-async function openGame(api, id, fromList) {
+// What shows one game: its lobby until it starts, then its board (mounted once).
+function screen(api) {
+  let mounted = null;
+  let lobby = null;
+  return {
+    async update(game) {
+      if (!game.view && game.status !== "lobby") { // closed before it started
+        root.replaceChildren();
+        statusLine.textContent = game.title;
+        say(t("This game was cancelled before it started."));
+      } else if (game.status === "lobby") {
+        if (!lobby) { // rare: loaded when needed
+          const { showLobby } = await import("./lobby.js");
+          root.replaceChildren();
+          lobby = showLobby(root, pageFor(api, game.kind));
+        }
+        lobby.update(game);
+      } else {
+        if (!mounted) {
+          if (!kinds.has(game.kind)) return;
+          const module = await import(`./boards/${game.kind}.js`);
+          root.replaceChildren();
+          lobby = null;
+          mounted = module.mount(root, pageFor(api, game.kind));
+        }
+        mounted.update(game);
+      }
+      document.body.dataset.turn = String(game.turn);
+      document.body.dataset.version = String(game.version);
+      document.body.dataset.status = game.status;
+    },
+  };
+}
+
+function pageFor(api, kind) {
+  return { api, t: wordsOf(kind), haptic, say, status: statusLine, main: controls.main, back: controls.back, tg, openLink };
+}
+
+async function openGame(api, id, fromList, asked = null) {
   const mine = ++running;
   root.replaceChildren();
   say("");
-  const first = await api.game(id);
+  controls.main.hide();
+  const first = await (asked || api.game(id));
   if (first.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
   if (first.status !== 200) { // a link to someone else's game (or one long gone): the person's own games
     const me = await api.me();
@@ -125,23 +170,10 @@ async function openGame(api, id, fromList) {
     usable();
     return;
   }
-  const game = first.data;
-  const load = BOARDS[game.kind];
-  if (!load) return;
-  const module = await load();
-  controls.main.hide();
-  const page = { api, t, haptic, say, status: statusLine, main: controls.main, back: controls.back, tg };
-  const mounted = module.mount(root, page);
-  const board = {
-    update(next) { // what the page shows, for tests and the bench to wait on
-      mounted.update(next);
-      document.body.dataset.turn = String(next.turn);
-      document.body.dataset.version = String(next.version);
-    },
-  };
-  board.update(game);
+  const shown = screen(api);
+  await shown.update(first.data);
   usable();
-  if (fromList) page.back.home(() => { running++; page.main.hide(); page.back.home(null); start(api); });
+  if (fromList) controls.back.home(() => { running++; controls.main.hide(); controls.back.home(null); start(api); });
   let etag = first.etag;
   while (mine === running) {
     let answer;
@@ -153,7 +185,7 @@ async function openGame(api, id, fromList) {
       continue;
     }
     if (mine !== running) return;
-    if (answer.status === 200) { etag = answer.etag; say(""); board.update(answer.data); }
+    if (answer.status === 200) { etag = answer.etag; say(""); await shown.update(answer.data); }
     else if (answer.status === 304) continue;
     else if (answer.status === 401) { say(t("This page has expired: open it again from the chat.")); return; }
     else await sleep(2000);
@@ -161,14 +193,16 @@ async function openGame(api, id, fromList) {
 }
 
 async function start(api) {
+  const wanted = wantedGame();
+  const asked = wanted ? api.game(wanted) : null; // asked for beside /me: the board comes sooner
   const me = await api.me();
   if (me.status !== 200) {
     say(t(me.status === 401 ? "This page has expired: open it again from the chat." : "No connection, trying again…"));
     return;
   }
   setLang(me.data.user.lang);
-  const wanted = wantedGame();
-  if (wanted) return openGame(api, wanted, false);
+  kinds = new Map(me.data.kinds.map((kind) => [kind.id, kind]));
+  if (wanted) return openGame(api, wanted, false, asked);
   if (me.data.games.length === 1) return openGame(api, me.data.games[0].id, false);
   await showList(api, me.data.games);
   usable();

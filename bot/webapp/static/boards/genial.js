@@ -1,11 +1,13 @@
-// «Гениально» on the page: the hex board (SVG, pinch and drag), every player's six tracks, whose
-// turn, the last placement rimmed as on the table picture, and for a seated player their rack:
-// tap a tile → the cells where it may go light up; tap it again (or ↻) to turn it; tap a cell →
-// the placement and its points; ✅ plays it. The server says what is legal and what it scores.
+// «Гениально» on the page: the hex board (SVG, pinch and drag), every player's six tracks (the
+// lowest colour underlined, and a line that says why), whose turn, the last placement rimmed as
+// on the table picture, and for a seated player their rack: tap a tile → the cells where it may
+// go light up, each with what it would earn (the more, the deeper its shade; the best
+// rimmed); tap it again (or ↻) to turn it; tap a cell → the placement, its points, and the lines
+// that score drawn on the board; ✅ plays it. The server says what is legal and what it scores.
 
 import { COLOURS, SHAPES, chip, el, hexPoints, html, shape } from "../svg.js";
 import { Zoom } from "../zoom.js";
-import { MEDALS, name } from "./common.js";
+import { MEDALS, mover, name } from "./common.js";
 
 const SIZE = 10; // a cell's radius in board units
 const SQRT3 = Math.sqrt(3);
@@ -43,13 +45,14 @@ export function mount(root, page) {
   const { t } = page;
   const wrap = html("div", { class: "genial" }, root);
   const boardBox = html("div", { class: "board" }, wrap);
-  const svg = el("svg", { class: "hexboard", role: "img", "aria-label": "board" }, boardBox);
+  const svg = el("svg", { class: "hexboard", role: "group", "aria-label": t("the board") }, boardBox);
   const resetButton = html("button", { type: "button", class: "reset", title: t("Reset the view"), "aria-label": t("Reset the view") }, boardBox, "⤢");
   const hint = html("p", { class: "hint" }, wrap);
   const preview = html("div", { class: "preview" }, wrap);
   const rackBox = html("div", { class: "rack", role: "group" }, wrap);
   const actions = html("div", { class: "actions" }, wrap);
   const tracks = html("div", { class: "tracks" }, wrap);
+  const legend = html("p", { class: "hint-inline legend" }, wrap);
   const story = html("ul", { class: "story" }, wrap);
 
   let game = null;
@@ -59,7 +62,6 @@ export function mount(root, page) {
   let cellNodes = new Map();
   let pick = null; // {tile, colours, dir, options, byDir, chosen}
   let placementCache = new Map();
-  let busy = false;
 
   resetButton.addEventListener("click", () => zoom && zoom.reset());
 
@@ -80,6 +82,9 @@ export function mount(root, page) {
       const [x, y] = centre(cell);
       const node = el("polygon", { points: hexPoints(x, y, SIZE * 0.96), class: "cell", "data-cell": key(cell) }, grid);
       node.addEventListener("click", () => tapCell(cell));
+      node.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tapCell(cell); }
+      });
       cellNodes.set(key(cell), node);
     }
     // Row letters at the left end of each row, as on the table picture and in typed moves.
@@ -92,6 +97,7 @@ export function mount(root, page) {
     layers = {
       pieces: el("g", { class: "pieces" }, svg),
       marks: el("g", { class: "marks" }, svg),
+      gains: el("g", { class: "gains" }, svg),
       ghost: el("g", { class: "ghost" }, svg),
     };
     zoom = new Zoom(svg, box);
@@ -127,10 +133,11 @@ export function mount(root, page) {
     tracks.replaceChildren();
     view.scores.forEach((holder, h) => {
       const row = html("div", { class: "track" + (holder.seats.includes(view.current) ? " now" : "") + (holder.seats.includes(game.seat) ? " mine" : "") }, tracks);
-      html("div", { class: "who" }, row, (holder.seats.includes(view.current) ? "▶ " : "") + holderName(view, h));
+      html("div", { class: "who" }, row, (holder.seats.includes(view.current) ? "▶ " : "") + holderName(view, h)
+        + (holder.seats.includes(game.seat) && game.seat !== null ? ` (${t("you")})` : ""));
       const values = html("div", { class: "values" }, row);
       for (const [colour, value] of Object.entries(holder.values)) {
-        const cellBox = html("span", { class: "value" + (holder.lowest.includes(colour) ? " low" : ""), title: colour }, values);
+        const cellBox = html("span", { class: "value" + (holder.lowest.includes(colour) ? " low" : ""), title: t(colour) }, values);
         cellBox.appendChild(chip(colour, 16));
         html("b", {}, cellBox, String(value));
         const bar = html("i", { class: "bar" }, cellBox);
@@ -138,6 +145,7 @@ export function mount(root, page) {
         bar.style.background = COLOURS[colour];
       }
     });
+    legend.textContent = t("Underlined: the lowest colour, the one that decides the places. A colour stops at {max}.", { max: view.track_max });
   }
 
   function drawStatus(view) {
@@ -168,6 +176,11 @@ export function mount(root, page) {
     return view.rack.map((colours, i) => ({ tile: String(i), colours }));
   }
 
+  function tileName(item) {
+    const colours = item.colours.map((c) => t(c)).join("–");
+    return item.drawn ? t("Tile drawn from the bag: {colours}", { colours }) : t("Tile {n}: {colours}", { n: Number(item.tile) + 1, colours });
+  }
+
   function drawRack(view) {
     rackBox.replaceChildren();
     if (game.seat === null || !view.rack) { rackBox.hidden = true; return; }
@@ -181,7 +194,7 @@ export function mount(root, page) {
       const button = html("button", {
         type: "button", class: "tile" + (selected ? " selected" : "") + (item.drawn ? " drawn" : ""),
         "data-tile": item.tile, disabled: !active, "aria-pressed": selected ? "true" : "false",
-        "aria-label": item.colours.join("–"),
+        "aria-label": tileName(item),
       }, rackBox);
       const small = el("svg", { viewBox: "-22 -16 44 32", width: 56, height: 40 }, button);
       tileDrawing(small, item.colours, selected ? pick.dir : 0, 1.05);
@@ -197,12 +210,14 @@ export function mount(root, page) {
       hint.textContent = t("Your rack has no tile with your lowest colour: swap all six for new ones, or keep them?");
       const swap = html("button", { type: "button", class: "act", "data-act": "S" }, actions, "🔄 " + t("Swap the rack"));
       const keep = html("button", { type: "button", class: "act", "data-act": "K" }, actions, "✋ " + t("Keep it"));
-      swap.addEventListener("click", () => send("S"));
-      keep.addEventListener("click", () => send("K"));
+      swap.addEventListener("click", () => send(game, "S"));
+      keep.addEventListener("click", () => send(game, "K"));
       return;
     }
     const lines = [];
-    if (view.pending === "bonus") lines.push(t(view.drawn ? "🎉 Bonus placement: the tile drawn from the bag." : "🎉 Bonus placement: one more tile."));
+    if (view.pending === "bonus") {
+      lines.push(view.drawn ? t("🎉 Bonus placement: the tile drawn from the bag.") : t("🎉 Bonus placement: one more tile."));
+    }
     else if (view.first_tile_rule) lines.push(t("First tile: next to a printed symbol nobody touches yet."));
     if (!pick) lines.push(t("Tap a tile."));
     else if (!pick.options.length) lines.push(t("This tile fits nowhere."));
@@ -215,7 +230,7 @@ export function mount(root, page) {
   }
 
   async function tapTile(item) {
-    if (busy) return;
+    if (send.busy()) return;
     page.haptic("select");
     if (pick && pick.tile === item.tile) { rotate(); return; }
     const cacheKey = `${game.turn}:${game.view.pending}:${item.tile}`;
@@ -253,12 +268,47 @@ export function mount(root, page) {
   }
 
   function tapCell(cell) {
-    if (!pick || busy) return;
+    if (!pick || send.busy()) return;
     const p = pick.byDir[pick.dir].get(key(cell));
     if (!p) return;
     pick.chosen = p;
     page.haptic("light");
     refreshChoice();
+  }
+
+  const gainOf = (p) => Object.values(p.points).reduce((sum, x) => sum + x.gained, 0);
+
+  // Each lit cell says what the tile laid from it (as it is turned now) would earn: its figure on
+  // the cell, its shade by the figure, those that earn most rimmed; a cell is a button named so.
+  function drawGains() {
+    const options = [...pick.byDir[pick.dir].entries()];
+    const top = Math.max(0, ...options.map(([, p]) => gainOf(p)));
+    const most = Math.max(1, top);
+    for (const [cellKey, p] of options) {
+      const node = cellNodes.get(cellKey);
+      if (!node) continue;
+      const gain = gainOf(p);
+      node.classList.add("lit");
+      if (top > 0 && gain === top) node.classList.add("best");
+      node.style.fillOpacity = String(0.2 + 0.8 * (gain / most));
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("aria-label", t("{cell}: +{n}", { cell: p.labels[0], n: gain }));
+      const [x, y] = centre(p.a);
+      el("text", { x, y: y + 2.6, "text-anchor": "middle", class: "gain-figure" }, layers.gains).textContent = `+${gain}`;
+    }
+  }
+
+  // The preview's scoring lines: from each half through the cells of its colour it counts.
+  function drawLines(p) {
+    for (const [q, r, half] of p.lines) {
+      const from = centre(half === 0 ? p.a : p.b);
+      const to = centre([q, r]);
+      // Dark on a white halo: the line shows across cells of its own colour.
+      el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "score-halo" }, layers.ghost);
+      el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "score-line" }, layers.ghost);
+      el("circle", { cx: to[0], cy: to[1], r: SIZE * 0.3, class: "score-dot" }, layers.ghost);
+    }
   }
 
   function clearPick() {
@@ -268,18 +318,19 @@ export function mount(root, page) {
 
   function refreshChoice() {
     const view = game.view;
-    for (const node of cellNodes.values()) node.classList.remove("lit", "chosen");
+    for (const node of cellNodes.values()) {
+      node.classList.remove("lit", "chosen", "best");
+      for (const attr of ["role", "tabindex", "aria-label"]) node.removeAttribute(attr);
+      node.style.removeProperty("fill-opacity");
+    }
     layers.ghost.replaceChildren();
+    layers.gains.replaceChildren();
     preview.replaceChildren();
     drawRack(view);
     drawActions(view);
     if (!pick) { page.main.hide(); page.back.hide(); return; }
     page.back.show(clearPick);
-    for (const cellKey of pick.byDir[pick.dir].keys()) {
-      const node = cellNodes.get(cellKey);
-      if (node) node.classList.add("lit");
-    }
-    // The lit cells above the pieces layer (a cell is empty, so nothing covers it).
+    drawGains();
     if (!pick.chosen) { page.main.hide(); return; }
     const p = pick.chosen;
     for (const [cell, colour] of [[p.a, pick.colours[0]], [p.b, pick.colours[1]]]) {
@@ -288,8 +339,10 @@ export function mount(root, page) {
       shape(layers.ghost, SHAPES[colour], x, y, SIZE * 0.5, { fill: "#fff" });
     }
     bridge(layers.ghost, p.a, p.b);
+    drawLines(p);
     let total = 0;
     let genial = false;
+    html("b", { class: "cells" }, preview, `${p.labels[0]}–${p.labels[1]}`);
     for (const [colour, points] of Object.entries(p.points)) {
       total += points.gained;
       const item = html("span", { class: "gain" }, preview);
@@ -300,24 +353,10 @@ export function mount(root, page) {
       if (points.bonus) genial = true;
     }
     if (genial) html("span", { class: "genial-word" }, preview, "🎉 " + t("Ingenious!"));
-    page.main.show(`✅ ${t("Play")} +${total}`, () => send(p.code));
+    page.main.show(`✅ ${t("Play")} +${total}`, () => send(game, p.code));
   }
 
-  async function send(code) {
-    if (busy) return;
-    busy = true;
-    try {
-      const answer = await page.api.move(game.id, game.turn, code);
-      if (answer.data && answer.data.game) {
-        pick = null;
-        update(answer.data.game);
-      }
-      if (answer.status === 200) { page.haptic("success"); page.say(""); }
-      else { page.haptic("error"); page.say((answer.data && (answer.data.text || answer.data.error)) || ""); }
-    } finally {
-      busy = false;
-    }
-  }
+  const send = mover(page, (next) => { pick = null; update(next); });
 
   function update(next) {
     const turned = !game || next.turn !== game.turn || next.version !== game.version;

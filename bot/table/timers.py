@@ -6,13 +6,19 @@ A watcher runs ``check(game_id, now)`` after a delay; the check returns when to 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from typing import Awaitable, Callable
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job, JobQueue
 
+from bot.storage.store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
 Check = Callable[[int, float], Awaitable[float | None]]
+STORE_RETRY_SECONDS = 10.0  # a check that could not reach the database looks again this much later
 
 
 class Timers:
@@ -34,7 +40,12 @@ class Timers:
         async def look(context) -> None:
             if self._jobs.get(name) is context.job:
                 del self._jobs[name]
-            again = await check(game_id, time.time())
+            try:
+                again = await check(game_id, time.time())
+            except StoreUnavailable as exc:  # not a bug, and the timer must go on: look again later
+                log.warning("the %s timer of game %s looks again in %.0f s, the database cannot be reached: %s",
+                            kind, game_id, STORE_RETRY_SECONDS, exc)
+                again = time.time() + STORE_RETRY_SECONDS
             if again is not None:
                 self.watch(kind, game_id, check, max(0.5, again - time.time()))
         self._jobs[name] = jq.run_once(look, delay, name=name)

@@ -1,0 +1,54 @@
+"""What the group reads when a game is over: the results (the game's own words), each person's
+rating change, a series' standings, and the results' buttons (🎞 the replay, 🔁 a rematch).
+Pure: a game, its record and a language in; text and buttons out."""
+from __future__ import annotations
+
+from bot.ending.series import SeriesNews
+from bot.outgoing import keyboard
+from bot.outgoing.keyboard import Button
+from bot.records import rating
+from bot.storage.store import GameRecord
+from bot.table.book import Match
+from bot.words.i18n import t
+from bot.words.names import in_text
+
+REPLAY = "!replay"  # the results' 🎞 (bot/ending/replays.py)
+REMATCH = "!rematch"  # the results' 🔁 (bot/ending/rematch.py)
+
+
+def results_markup(short_id: str, lang: str, *, rematch: bool):
+    """The results' buttons: 🎞 the replay of the game, and 🔁 a rematch until it is used."""
+    row = [Button(t(lang, "🎞 Replay"), REPLAY, turn_free=True)]
+    if rematch:
+        row.append(Button(t(lang, "🔁 Rematch"), REMATCH, turn_free=True))
+    return keyboard.markup(short_id, None, [row])
+
+
+def rating_lines(record: GameRecord | None, lang: str) -> str:
+    """Each person's rating change ('' when the game was not rated)."""
+    if record is None or not record.rated:
+        return ""
+    lines = [t(lang, "<b>Rating</b>")]
+    for s in sorted(record.seats, key=lambda s: (s.place or 0, s.seat)):
+        if s.after is None or s.before is None:
+            continue
+        lines.append(f"{in_text(s.name)}: {rating.shown(s.before, s.games - 1)} → "
+                     f"{rating.shown(s.after, s.games)} ({s.after - s.before:+d})")
+    if len(lines) == 1:
+        return ""
+    # (the figure before this game is provisional up to the game that makes it the fifth)
+    if any(s.after is not None and s.games - 1 < rating.PROVISIONAL_GAMES for s in record.seats):
+        lines.append(rating.provisional_note(lang))
+    return "\n".join(lines)
+
+
+def results_message(match: Match, lang: str, record: GameRecord | None, news: SeriesNews | None):
+    """The results message: its text and buttons (a series goes on by itself: no 🔁)."""
+    text = match.ui.results(match.ctx(lang))
+    note = rating_lines(record, lang)
+    if note:
+        text += "\n\n" + note
+    if news is not None:
+        text += "\n\n" + news.text(lang)
+    rematch = news is None or news.next_seats is None
+    return text, results_markup(match.game.short_id, lang, rematch=rematch)

@@ -1,0 +1,92 @@
+"""What each message of a game shows now, and making a message show something else: edited in
+place when it changed (an unchanged message is not edited; an unchanged picture is not drawn or
+uploaded again, only its caption is edited), posted again below when it is gone, stripped of its
+buttons when it leads nowhere. Memory only: after a restart a message is edited once more."""
+from __future__ import annotations
+
+import json
+from typing import Awaitable, Callable
+
+from bot.games.base import View
+from bot.outgoing.messenger import Messenger, Result
+from bot.outgoing.pacing import TIDY
+from bot.table.background import Background, TryLater
+
+# A new message that may or may not have arrived is posted again only this much later, if nobody
+# pressed a button on it meanwhile (which tells its id: ``Tables.adopt``).
+UNSURE_SECONDS = 30.0
+
+
+class Messages:
+    def __init__(self, messenger: Messenger, background: Background,
+                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
+        self.messenger = messenger
+        self.background = background
+        self.render = render  # draws a picture job off the event loop (bot/workers/pool.py)
+        # What each message shows now: (text, markup json, image key). Skips no-op edits.
+        self._shown: dict[tuple[int, int], tuple[str, str, str | None]] = {}
+
+    @staticmethod
+    def _markup_json(markup) -> str:
+        return json.dumps(markup.to_dict() if markup is not None else None, sort_keys=True)
+
+    def shows(self, chat_id: int, message_id: int | None, view: View, markup) -> bool:
+        """Whether the message shows exactly this already (as far as this process knows)."""
+        return self._shown.get((chat_id, message_id)) == (view.text, self._markup_json(markup), view.image_key)
+
+    async def show(self, chat_id: int, message_id: int | None, view: View, markup, *,
+                    thread_id: int = 0, force_new: bool = False) -> int | None:
+        """Make a message show ``view``: edit it in place, or post it when it is gone.
+
+        Returns the message id now showing the view (None when it could not be shown).
+        """
+        wanted = (view.text, self._markup_json(markup), view.image_key)
+        if message_id is not None and not force_new:
+            shown = self._shown.get((chat_id, message_id))
+            if shown == wanted:
+                return message_id
+            if view.image is not None:
+                if shown is not None and shown[2] == view.image_key:
+                    sent = await self.messenger.edit_caption(chat_id, message_id, view.text, markup)
+                else:
+                    sent = await self.messenger.edit_photo(chat_id, message_id, lambda: self.render(view.image),
+                                                           view.text, markup)
+            else:
+                sent = await self.messenger.edit_text(chat_id, message_id, view.text, markup)
+            if sent.ok:
+                self._shown[(chat_id, message_id)] = wanted
+                return message_id
+            if sent.result in (Result.FORBIDDEN, Result.MIGRATED):
+                return None
+            if sent.result != Result.MISSING:
+                raise TryLater()
+            # MISSING: deleted by someone; post a new message below.
+            self.forget(chat_id, message_id)
+        if view.image is not None:
+            sent = await self.messenger.send_photo(chat_id, lambda: self.render(view.image), view.text, markup,
+                                                   thread_id=thread_id)
+        else:
+            sent = await self.messenger.send_text(chat_id, view.text, markup, thread_id=thread_id)
+        if sent.message is None:
+            if sent.result == Result.FAILED:
+                raise TryLater()
+            if sent.result == Result.UNSURE:
+                raise TryLater(UNSURE_SECONDS)  # not posted twice at once: it may be there
+            return None  # forbidden or migrated
+        self._shown[(chat_id, sent.message.message_id)] = wanted
+        return sent.message.message_id
+
+    def forget(self, chat_id: int, message_id: int | None) -> None:
+        """A message no longer shows the game (deleted, gone, stripped, or its game is over)."""
+        self._shown.pop((chat_id, message_id), None)
+
+    def strip_soon(self, chat_id: int, message_id: int | None) -> None:
+        """Take the buttons off an old message in a job of its own (clean-up waits for the rest)."""
+        if message_id:  # (not UNKNOWN_MESSAGE)
+            self.background.schedule(("strip", chat_id, message_id), lambda: self.strip(chat_id, message_id))
+
+    async def strip(self, chat_id: int, message_id: int | None) -> None:
+        """Take the buttons off a message that no longer leads anywhere."""
+        if message_id is not None:
+            await self.messenger.edit_markup(chat_id, message_id, None, priority=TIDY)
+            self.forget(chat_id, message_id)

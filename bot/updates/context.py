@@ -1,0 +1,42 @@
+"""What every callback knows about its update: who sent it, the language to answer in, the
+forum topic it came from, and the message a button was pressed on."""
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.outgoing.pacing import PERSON
+from bot.table.people import Person
+from bot.updates.door import Where
+
+
+class TableContext(CallbackContext[ExtBot, dict, dict, dict]):
+    """The context of one update, with who sent it and in which language to answer."""
+
+    def __init__(self, application: Application, chat_id: int | None = None, user_id: int | None = None):
+        super().__init__(application, chat_id=chat_id, user_id=user_id)
+        self.person: Person | None = None  # None: no person sent it (a channel, an anonymous admin)
+        self.lang: str = "en"  # the chat's language (in private: the person's)
+        self.reply_priority: int = PERSON  # a member's next commands in a while take turns with the table
+
+    @property
+    def words(self) -> list[str]:
+        return [w for w in (self.args or []) if w]
+
+
+def thread_of(update: Update) -> int:
+    """The forum topic the update came from (0: none)."""
+    message = update.effective_message
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def where_of(update: Update) -> Where:
+    """The message a button was pressed on, as the door wants it."""
+    message = update.callback_query.message
+    if message is None:
+        return Where(None, None)
+    chat = message.chat
+    thread = message.message_thread_id if message.is_topic_message else 0
+    return Where(chat.id, message.message_id, thread or 0, getattr(chat, "title", None))

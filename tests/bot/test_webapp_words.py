@@ -1,0 +1,72 @@
+"""The page's words (bot/webapp/static/i18n.js) agree with the bot's: each game's section keeps to
+that game's glossary (bot/games/glossary.py: «тайл» and «подставка» in «Гениально», «резерв» in
+lucky and trio…), the words around the boards name no game's piece at all, and every word the
+page's scripts ask for has its Russian."""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+
+from bot.games.glossary import GLOSSARY
+
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
+ASKED = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)"\s*[,)]""")  # t("…") and t("…", {…})
+
+
+def russian() -> dict[str, dict[str, str]]:
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    table = text.split("/* words */", 1)[1].split("/* end words */", 1)[0]
+    return json.loads(table)
+
+
+def asked(path: pathlib.Path) -> set[str]:
+    return {json.loads(f'"{m}"') for m in ASKED.findall(path.read_text(encoding="utf-8"))}
+
+
+def forbidden(kind: str, texts) -> list[str]:
+    problems = []
+    for term in GLOSSARY[kind]:
+        for variant in term.forbidden:
+            pattern = re.compile(rf"(?<!\w){variant}", re.IGNORECASE)
+            problems += [f"{kind}: «{variant}» instead of «{term.chosen}» in {s!r}" for s in texts if pattern.search(s)]
+    return problems
+
+
+@pytest.mark.parametrize("kind", sorted(GLOSSARY))
+def test_each_games_words_on_the_page_keep_to_its_glossary(kind):
+    words = russian()[kind]
+    assert not forbidden(kind, words.values()), "\n".join(forbidden(kind, words.values()))
+    # The page names the game's own pieces by the chosen terms.
+    chosen = {"genial": "тайл", "cones": "башн", "lucky": "жетон", "trio": "жетон"}[kind]
+    assert any(chosen in s.lower() for s in words.values()), kind
+
+
+def test_the_words_around_the_boards_belong_to_no_game():
+    page = russian()["page"].values()
+    problems = [p for kind in GLOSSARY for p in forbidden(kind, page)]
+    pieces = re.compile(r"(?<!\w)(тайл|жетон|фишк|башн|подставк|резерв|мешк|мешок)", re.IGNORECASE)
+    problems += [s for s in page if pieces.search(s)]
+    assert not problems, problems
+
+
+def test_every_word_the_page_asks_for_has_its_russian():
+    table = russian()
+    missing = []
+    for path in [STATIC / "app.js", STATIC / "lobby.js", *sorted((STATIC / "boards").glob("*.js"))]:
+        sections = ["page"] + ([path.stem] if path.stem in table else [])
+        if path.stem == "common":
+            sections = ["page"] + sorted(GLOSSARY)  # shared by every board: each game's words must have it
+            missing += [f"{path.name}: {w!r} ({s})" for w in asked(path) for s in sorted(GLOSSARY)
+                        if w not in table["page"] and w not in table[s]]
+            continue
+        missing += [f"{path.name}: {w!r}" for w in asked(path) if not any(w in table[s] for s in sections)]
+    assert not missing, "\n".join(missing)
+    # Every section's msgid is asked for somewhere (no word left behind); colours and symbols are
+    # asked by name (t(colour)).
+    used = set().union(*(asked(p) for p in STATIC.rglob("*.js")))
+    named = re.compile(r"^(red|orange|yellow|green|blue|purple|pink|hexagon|circle|star)(-\w+)?$")
+    unused = [w for section in table.values() for w in section if w not in used and not named.match(w)]
+    assert not unused, unused
