@@ -234,7 +234,8 @@ def test_telegram_down_at_start_is_one_line_per_attempt_then_the_bot_serves(tmp_
     try:
         proc = launch({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
                        "TABLEBOT_DB": str(db)})
-        assert wait_for(lambda: fake.calls("getUpdates"), 15), "the bot never started polling"
+        # An attempt just before 9 s waits 8 s for the next: polling may begin ~17 s after the launch.
+        assert wait_for(lambda: fake.calls("getUpdates"), 30), "the bot never started polling"
         fake.add_group(-5, "Back online")
         fake.add_user(1, "Anna")
         fake.user_sends(1, -5, "/new lucky")

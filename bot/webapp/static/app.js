@@ -145,15 +145,21 @@ function screen(api) {
         }
         mounted.update(game);
       }
-      document.body.dataset.turn = String(game.turn);
-      document.body.dataset.version = String(game.version);
-      document.body.dataset.status = game.status;
+      mark(game);
     },
   };
 }
 
+// Which state the page shows, on <body> (tests and the bench wait on it): set wherever a game is
+// drawn, the answer to a move included, so that it never lags behind what the board shows.
+function mark(game) {
+  document.body.dataset.turn = String(game.turn);
+  document.body.dataset.version = String(game.version);
+  document.body.dataset.status = game.status;
+}
+
 function pageFor(api, kind) {
-  return { api, t: wordsOf(kind), haptic, say, status: statusLine, main: controls.main, back: controls.back, tg, openLink };
+  return { api, t: wordsOf(kind), haptic, say, mark, status: statusLine, main: controls.main, back: controls.back, tg, openLink };
 }
 
 async function openGame(api, id, fromList, asked = null) {

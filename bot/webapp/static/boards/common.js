@@ -85,7 +85,7 @@ export function mover(page, show) {
     busy = true;
     try {
       const answer = await page.api.move(game.id, game.turn, code);
-      if (answer.data && answer.data.game) show(answer.data.game);
+      if (answer.data && answer.data.game) { show(answer.data.game); page.mark(answer.data.game); }
       if (answer.status === 200) { page.haptic("success"); page.say(""); return; }
       page.haptic("error");
       page.say((answer.data && (answer.data.text || answer.data.error)) || "");
