@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.inflight import InFlightLimit, LoopLag
 from bot.outgoing.pacing import GAME, PERSON, Pacer
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data
@@ -109,6 +109,42 @@ def test_the_writes_in_flight_follow_how_fast_telegram_answers():
     for _ in range(100):  # and the limit never goes below its least, nor above its most
         answer(0.05, failed=True)
     assert limit.value == 4
+
+
+def test_the_bots_own_lateness_is_not_taken_for_a_slow_telegram():
+    now = [0.0]
+    lag = LoopLag()
+    limit = InFlightLimit(least=4, most=64, start=16, clock=lambda: now[0], lag=lag)
+
+    def answer(seconds: float) -> None:
+        now[0] += seconds
+        limit.answered(now[0] - seconds, seconds, crowded=True)
+    for _ in range(20):
+        answer(0.05)
+    grown = limit.value
+    lag.value = 0.4  # the bot is busy: it reads each answer 0.4 s late, and resumes its writer as late
+    for _ in range(20):
+        answer(0.05 + 2 * 0.4)
+    assert limit.value > grown  # Telegram answered as fast as before: no cut
+    lag.value = 0.0  # the same answer times from a bot that is not late: Telegram is slow
+    for _ in range(20):
+        answer(0.85)
+    assert limit.value < grown
+
+
+async def test_the_loops_lateness_is_measured_by_a_timer():
+    lag = LoopLag(every=0.02)
+    lag.watch()
+    try:
+        await asyncio.sleep(0.1)
+        assert lag.value < 0.15  # (a busy machine runs every timer a little late)
+        time.sleep(0.3)  # the loop is held up: the timer due meanwhile runs late
+        await asyncio.sleep(0.05)
+        assert lag.value >= 0.2
+        await asyncio.sleep(1.5)  # and it falls back once the loop is on time again
+        assert lag.value < 0.15
+    finally:
+        lag.stop()
 
 
 async def test_fast_presses_are_answered_at_once_and_table_edits_coalesce(fake, tmp_path):
