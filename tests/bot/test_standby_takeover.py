@@ -187,7 +187,9 @@ class Table:
 
     def note(self, qid: str, answer: dict | None) -> bool:
         self.answers.append((qid, self.pressed[qid][0], None if answer is None else answer.get("text")))
-        if answer is None or not (answer.get("text") or "").startswith("✓"):
+        text = (answer or {}).get("text") or ""
+        # "✓ Done: now … moves." answers a press of a table that has moved on since: no move.
+        if not text.startswith("✓") or text.startswith("✓ Done:"):
             return False
         data, self.seen = self.pressed[qid]
         self.accepted.append(data)
