@@ -123,6 +123,9 @@ async def test_each_placement_says_what_it_earns_and_the_preview_draws_the_lines
     for _ in range(6):  # a few tiles down, so that placements differ in what they earn
         await play_turn(fake, web, game, {p.id: p for p in people}, random.Random(3), wander=False)
     match = await web.bot.book.load(game.id)
+    while match.state.phase == genial.SWAP:  # (the deal may end there: Swap or Keep first, then a tile)
+        await play_turn(fake, web, game, {p.id: p for p in people}, random.Random(3), wander=False)
+        match = await web.bot.book.load(game.id)
     mover = game.seats[match.current]
     phone = await Phone.open(browser, page_url(fake, mover), init_data(fake.token, mover.user_id, mover.name))
     await phone.ready()
