@@ -174,7 +174,9 @@ def test_a_bad_database_is_one_line_and_exit_code_2_for_run_and_status(tmp_path,
         status, status_took = run_bot(["status"], {"TABLEBOT_DB": str(path)})
     for result, took in ((ran, ran_took), (status, status_took)):
         assert result.returncode == 2, result.stderr
-        assert took < 5, f"{took:.1f} s"
+        # Telegram cannot be reached: a bot that waited for it would retry until killed, so an
+        # exit at all shows the database was checked first (the bound only catches a wait).
+        assert took < 20, f"{took:.1f} s"
         line = result.stderr.strip()
         assert "\n" not in line and "Traceback" not in line, result.stderr
         assert line.startswith("tablebot: ") and str(path) in line and words in line, line
