@@ -190,13 +190,13 @@ async def press_until_over(fake, runner, game_id: int, rng, presses: list[str] |
 
 
 async def start_game(fake, runner, chat_id: int, kind: str, people: list[Player]):
-    """``/new <kind>`` by the first person in ``chat_id``, the others Join, the first Start:
-    the running game, once the bot is idle."""
+    """``/new <kind>`` by the first person in ``chat_id``, the others Join, the first Start (the
+    buttons found by their actions: a lobby in any language): the running game, once the bot is idle."""
     await people[0].say(chat_id, f"/new {kind}")
     lobby = fake.last_bot_message(chat_id)
     for p in people[1:]:
-        await p.press(chat_id, lobby.message_id, button_data(lobby, text="Join"))
-    await people[0].press(chat_id, lobby.message_id, button_data(lobby, text="Start"))
+        await p.press(chat_id, lobby.message_id, button_data(lobby, endswith="!join"))
+    await people[0].press(chat_id, lobby.message_id, button_data(lobby, endswith="!start"))
     await runner.idle(timeout=60)
     return next(g for g in await runner.games() if g.chat_id == chat_id and g.status == "running")
 

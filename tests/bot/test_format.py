@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from engines.replay import public_views
 from bot.words.format import ELLIPSIS, TOAST_LIMIT, TOAST_MARK, at_word, toast, utf16_len
 from bot.words.names import FSI, PDI, in_plain
-from tests.bot.harness import Player, button_data, press_until_over
+from tests.bot.harness import Player, press_until_over, start_game
 
 GROUP = -100330
 SEED = 2
@@ -89,11 +89,7 @@ async def test_no_toast_of_a_long_game_ends_inside_a_word(fake, runner, monkeypa
     people = [Player(fake, runner, 1, long_names[0], lang="ru"), Player(fake, runner, 2, long_names[1], lang="ru")]
     for p in people:
         await p.start_private()
-    await people[0].say(GROUP, "/new lucky")
-    lobby = fake.last_bot_message(GROUP)
-    await people[1].press(GROUP, lobby.message_id, button_data(lobby, text="Играю"))
-    await people[0].press(GROUP, lobby.message_id, button_data(lobby, text="Начать"))
-    game = next(g for g in await runner.games() if g.chat_id == GROUP)
+    game = await start_game(fake, runner, GROUP, "lucky", people)
     presses: list[str] = []
     await press_until_over(fake, runner, game.id, random.Random(5), presses, most=40)
     toasts = [(fake.callback_answer(q) or {}).get("text") or "" for q in presses]
