@@ -53,17 +53,19 @@ import time
 from typing import Iterator
 
 from bench import lobbies
-from bot.app import ANSWER_CONNECTIONS, IDLE_CONNECTIONS
+from bot.app import ANSWER_CONNECTIONS
 from bench.measure import percentile
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAMES = ("lucky", "cones", "genial", "trio")
 PRIVATE_ENTRY = ("genial", "trio")  # games whose moves are entered in the private chat
-# The floor: an answer-only bot with the bot's own connections for answers (bot/app.py: as many,
-# as few kept open, no pool time-out: httpx's pool hands one idle connection to several waiting
-# requests at once and makes them queue when many are kept open) and concurrency enough never to
-# queue a press itself (250 presses a second answered in 1.5 s each are 375 at once).
+# The floor: an answer-only bot made as python-telegram-bot makes one (its httpx request), with as
+# many connections as the bot has for answers (bot/app.py), few kept open and no pool time-out
+# (httpx's pool hands one idle connection to several waiting requests at once and makes them
+# queue when many are kept open), and concurrency enough never to queue a press itself (250
+# presses a second answered in 1.5 s each are 375 at once).
+ECHO_IDLE_CONNECTIONS = 32
 ECHO_BOT = '''
 import sys
 import httpx
@@ -367,7 +369,7 @@ def measure_echo(args: argparse.Namespace, latency: float) -> dict:
     fake.start()
     _slow(fake, args, latency)
     echo = subprocess.Popen([sys.executable, "-c", ECHO_BOT, fake.token, fake.base_url, str(ANSWER_CONNECTIONS),
-                             str(IDLE_CONNECTIONS)], cwd=ROOT,
+                             str(ECHO_IDLE_CONNECTIONS)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         load = Load(fake, args.groups, "lucky")

@@ -269,8 +269,10 @@ async def _wait_for_telegram(config, stop: asyncio.Event) -> bool:
     from telegram.error import InvalidToken, TelegramError
 
     from bot.ops.standby import stopped_within
+    from bot.outgoing.http import AiohttpRequest
 
-    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url)
+    request = AiohttpRequest(1)
+    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url, request=request)
     delay, failures = 1.0, 0
     try:
         while not stop.is_set():
@@ -300,10 +302,7 @@ async def _wait_for_telegram(config, stop: asyncio.Event) -> bool:
         log.info("stopped while waiting for Telegram")
         return False
     finally:
-        try:
-            await bot.shutdown()
-        except Exception:  # a bot that never connected has nothing to shut down
-            pass
+        await request.shutdown()  # the bot was never initialized: its shutdown would leave it open
 
 
 async def _status() -> list[dict]:

@@ -13,10 +13,8 @@ import collections
 import logging
 from typing import TYPE_CHECKING, Any, Awaitable
 
-import httpx
 from telegram import BotCommandScopeChat, Update
 from telegram.ext import Application, ApplicationBuilder, BaseUpdateProcessor, ContextTypes
-from telegram.request import HTTPXRequest
 
 from bot.ops import health
 from bot.updates import webhook
@@ -26,6 +24,7 @@ from bot.updates import router
 from bot.updates.context import TableContext
 from bot.words.i18n import LANGS, t
 from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.http import AiohttpRequest
 from bot.outgoing.lanes import LanedRequest
 from bot.outgoing.messenger import Messenger
 from bot.outgoing.pacing import Pacer
@@ -75,27 +74,19 @@ MENU_START_SECONDS = 3.0  # the start waits this long at most for the first atte
 STOP_DRAIN_SECONDS = 3.0
 STOP_DRAIN_MAX_SECONDS = 4.0
 
-# Connections to the Bot API, in two lanes (bot/outgoing/lanes.py): the answers to presses (and
-# the questions a press asks, e.g. getChatMember) on their own, so that they never wait behind a
-# write; the writes, of which the pacer lets no more out than Telegram answers promptly
-# (bot/outgoing/inflight.py: at most WRITES_IN_FLIGHT). Answers: enough for a burst of presses at
-# once, or 250 presses a second while Telegram takes 1.5 s to answer each. Of each lane a few
-# connections stay open for the next requests. Why few: httpx's pool checks each open connection
-# for every request (a system call apiece), and hands one idle connection to several waiting
-# requests at once, which then queue for it while new connections could be made: with hundreds
-# kept open, requests waited seconds in the pool under a slow Telegram.
+# Connections to the Bot API (aiohttp: bot/outgoing/http.py), in two lanes
+# (bot/outgoing/lanes.py): the answers to presses (and the questions a press asks, e.g.
+# getChatMember) on their own, so that they never wait behind a write; the writes, of which the
+# pacer lets no more out than Telegram answers promptly (bot/outgoing/inflight.py: at most
+# WRITES_IN_FLIGHT). Answers: enough for a burst of presses at once, or 250 presses a second
+# while Telegram takes 1.5 s to answer each.
 ANSWER_CONNECTIONS = 512
 WRITES_IN_FLIGHT = 64
-IDLE_CONNECTIONS = 32
 
 
 def _bot_api_request(metrics: Metrics) -> LanedRequest:
-    def lane(connections: int) -> CountingRequest:
-        # No pool timeout: a request reaches the pool only when one of its lane's connections is free.
-        return CountingRequest(metrics, connection_pool_size=connections, pool_timeout=None, httpx_kwargs={
-            "limits": httpx.Limits(max_connections=connections, max_keepalive_connections=IDLE_CONNECTIONS)})
-    return LanedRequest(answers=lane(ANSWER_CONNECTIONS), answer_connections=ANSWER_CONNECTIONS,
-                        writes=lane(WRITES_IN_FLIGHT), write_connections=WRITES_IN_FLIGHT)
+    return LanedRequest(answers=CountingRequest(metrics, ANSWER_CONNECTIONS), answer_connections=ANSWER_CONNECTIONS,
+                        writes=CountingRequest(metrics, WRITES_IN_FLIGHT), write_connections=WRITES_IN_FLIGHT)
 
 
 class Tablebot:
@@ -108,7 +99,7 @@ class Tablebot:
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
                    .base_file_url(config.file_url).request(_bot_api_request(self.metrics))
                    .update_queue(ArrivalQueue(self.metrics, self._press_kind))
-                   .get_updates_request(HTTPXRequest(connection_pool_size=1, read_timeout=config.poll_timeout + 10))
+                   .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10))
                    .concurrent_updates(ChatOrderedProcessor(256))
                    .context_types(ContextTypes(context=TableContext))
                    .post_init(self.post_init).post_stop(self.post_stop).post_shutdown(self.post_shutdown))

@@ -49,9 +49,9 @@ def one_line(json_text: str) -> str:
 
 
 def network_failure(exc: BaseException | None) -> str | None:
-    """A short name for a network failure (``ConnectError``, ``timed out``, ``Bad Gateway (502)``),
+    """A short name for a network failure (``ClientConnectorError``, ``timed out``, ``Bad Gateway (502)``),
     or None when ``exc`` is not one (a programming error, a refusal by Telegram)."""
-    import httpx
+    import aiohttp
     from telegram.error import BadRequest, NetworkError, TimedOut
 
     if exc is None:
@@ -60,11 +60,11 @@ def network_failure(exc: BaseException | None) -> str | None:
         return "timed out"
     if isinstance(exc, NetworkError) and not isinstance(exc, BadRequest):
         cause = exc.__cause__
-        if isinstance(cause, (httpx.HTTPError, OSError)):
+        if isinstance(cause, (aiohttp.ClientError, OSError)):
             return type(cause).__name__
         text = " ".join(exc.message.split())
         return text.split(". ")[0][:80] or type(exc).__name__
-    if isinstance(exc, (httpx.TransportError, ConnectionError)):
+    if isinstance(exc, (aiohttp.ClientConnectionError, ConnectionError)):
         return type(exc).__name__
     return None
 

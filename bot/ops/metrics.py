@@ -7,7 +7,7 @@ several bots in one process). Where the figures come from, so that no game code 
   queue (``ArrivalQueue``: the poller and the webhook both put them there);
 - the press → answer latency runs from that arrival to the moment the answerCallbackQuery
   request goes out, and the requests to Telegram and their 429s are counted where every request
-  is made (``CountingRequest``, python-telegram-bot's HTTPX request with a counter);
+  is made (``CountingRequest``, our request to the Bot API with a counter);
 - drawing time is measured around the drawing jobs (``timed_drawing`` wraps the ``render``
   the core is built with);
 - games by status are read from the store when scraped (one grouped count on an index);
@@ -23,8 +23,8 @@ from typing import Any, Awaitable, Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
 from telegram import Update
-from telegram.request import HTTPXRequest
 
+from bot.outgoing.http import AiohttpRequest
 from bot.storage.store import GameStore, Status
 
 log = logging.getLogger(__name__)
@@ -137,12 +137,12 @@ class ArrivalQueue(asyncio.Queue):
         super().put_nowait(item)
 
 
-class CountingRequest(HTTPXRequest):
-    """python-telegram-bot's HTTPX request, counting every request by method and noting when
+class CountingRequest(AiohttpRequest):
+    """A request to the Bot API (bot/outgoing/http.py), counting every request by method and noting when
     the answer to a press goes out."""
 
-    def __init__(self, metrics: Metrics, **kwargs: Any):
-        super().__init__(**kwargs)
+    def __init__(self, metrics: Metrics, connections: int, **kwargs: Any):
+        super().__init__(connections, **kwargs)
         self._metrics = metrics
 
     async def do_request(self, url: str, method: str, request_data=None, **timeouts: Any) -> tuple[int, bytes]:

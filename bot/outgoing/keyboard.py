@@ -13,6 +13,7 @@ its own menu buttons by a pattern of its own (``menu_pattern``).
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -88,7 +89,14 @@ class Button:
 
 def markup(game: str, turn: int | None, rows: list[list[Button]]) -> InlineKeyboardMarkup | None:
     """Build an InlineKeyboardMarkup, checking Telegram's limits. Empty rows are dropped."""
-    rows = [row for row in rows if row]
+    return _markup(game, turn, tuple(tuple(row) for row in rows if row))
+
+
+# The same keyboards come back again and again (a table's buttons at each turn, a lobby's), and
+# python-telegram-bot's objects are slow to build (every attribute set is checked): under many
+# busy groups building them was 4 % of the bot's time. They are immutable, so one is shared.
+@functools.lru_cache(maxsize=4096)
+def _markup(game: str, turn: int | None, rows: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:
     if not rows:
         return None
     total = sum(len(r) for r in rows)

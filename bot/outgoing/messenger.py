@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-import httpx
+import aiohttp
 from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
@@ -77,9 +77,9 @@ def surely_not_delivered(exc: NetworkError) -> bool:
     """The request never reached Telegram (connection refused, pool full), or Telegram answered
     with an error status (5xx, 502) and did nothing: safe to make again even for a new message."""
     cause = exc.__cause__
-    if isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+    if isinstance(cause, (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError)):
         return True
-    return not isinstance(exc, TimedOut) and not isinstance(cause, httpx.HTTPError)
+    return not isinstance(exc, TimedOut) and not isinstance(cause, aiohttp.ClientError)
 
 
 # A picture is drawn when its write may go out, not before: a write waiting for the group's

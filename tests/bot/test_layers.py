@@ -34,7 +34,7 @@ MAY_USE: dict[str, set[str]] = {
     "wiring": GROUND | {"storage", "outgoing", "workers", "games", "table", "lobby", "records", "showing",
                         "ending", "ops", "updates"},
     "app": GROUND | {"storage", "outgoing", "workers", "table", "ops", "updates", "webapp", "wiring"},
-    "__main__": GROUND | {"storage", "workers", "ops", "updates", "app"},
+    "__main__": GROUND | {"storage", "outgoing", "workers", "ops", "updates", "app"},
 }
 
 

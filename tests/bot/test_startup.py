@@ -6,6 +6,7 @@ and tidy exit.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -223,21 +224,21 @@ def test_a_postgresql_server_out_of_reach_never_shows_the_password_status_fails_
 # ---- Telegram down at start --------------------------------------------------------------------
 
 def test_telegram_down_at_start_is_one_line_per_attempt_then_the_bot_serves(tmp_path):
-    """Refused for 3 s, then nginx's 502 until 9 s: the bot says so once per attempt (1, 2, 4 s
+    """Refused for 5 s, then nginx's 502 until 11 s: the bot says so once per attempt (1, 2, 4 s
     apart), without a traceback, and serves as soon as Telegram is back (in a database directory
     that did not exist: it is created). (Telegram stays away long enough for three attempts even
     when the process takes seconds to start on a busy machine.)"""
     fake = FakeBotAPI()
     fake.start(down=True)
-    switch = threading.Timer(3.0, fake.set_down, args=(True,), kwargs={"how": "502"})
+    switch = threading.Timer(5.0, fake.set_down, args=(True,), kwargs={"how": "502"})
     switch.start()
-    fake.up_after(9.0)
+    fake.up_after(11.0)
     db = tmp_path / "missing" / "games.sqlite3"
     try:
         proc = launch({"TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url,
                        "TABLEBOT_DB": str(db)})
-        # An attempt just before 9 s waits 8 s for the next: polling may begin ~17 s after the launch.
-        assert wait_for(lambda: fake.calls("getUpdates"), 30), "the bot never started polling"
+        # An attempt just before 11 s waits 8 s for the next: polling may begin ~19 s after the launch.
+        assert wait_for(lambda: fake.calls("getUpdates"), 32), "the bot never started polling"
         fake.add_group(-5, "Back online")
         fake.add_user(1, "Anna")
         fake.user_sends(1, -5, "/new lucky")
@@ -252,7 +253,7 @@ def test_telegram_down_at_start_is_one_line_per_attempt_then_the_bot_serves(tmp_
     attempts = [line for line in output.splitlines() if "Telegram is not reachable" in line]
     assert len(attempts) >= 3, output
     assert all("WARNING" in line and fake.base_url in line for line in attempts), attempts
-    assert re.search(r"\(ConnectError\); trying again in 1 s", attempts[0]), attempts
+    assert re.search(r"\(ClientConnectorError\); trying again in 1 s", attempts[0]), attempts
     assert "trying again in 2 s" in attempts[1] and any("502" in line for line in attempts), attempts
     assert "Traceback" not in output, output
     assert fake.token not in output and fake.token.split(":")[1] not in output
@@ -330,10 +331,21 @@ async def test_a_failing_command_menu_does_not_stop_the_start_and_is_set_later(f
 # ---- network failures in the log ---------------------------------------------------------------
 
 def test_a_network_failure_is_one_warning_line_and_a_bug_keeps_its_traceback():
-    import httpx
     from telegram.error import NetworkError
 
     from bot.logs import NetworkAsOneLine, RedactToken
+    from bot.outgoing.http import AiohttpRequest
+
+    async def refused() -> NetworkError:
+        request = AiohttpRequest(1)
+        await request.initialize()
+        try:
+            await request.do_request("http://127.0.0.1:1/bot123:secret/getUpdates", "POST")
+        except NetworkError as exc:
+            return exc
+        finally:
+            await request.shutdown()
+        raise AssertionError("nothing listens on port 1, yet the request went through")
 
     def record(exc: BaseException, message: str) -> logging.LogRecord:
         try:
@@ -341,17 +353,12 @@ def test_a_network_failure_is_one_warning_line_and_a_bug_keeps_its_traceback():
         except BaseException:
             return logging.LogRecord("telegram.ext.Updater", logging.ERROR, __file__, 1, message, (), sys.exc_info())
 
-    def cause(exc: BaseException, by: BaseException) -> BaseException:
-        exc.__cause__ = by
-        return exc
-
     url = "http://127.0.0.1:1/bot"
     one_line, redact = NetworkAsOneLine(url), RedactToken("123:secret")
-    failure = record(cause(NetworkError("httpx.ConnectError: All connection attempts failed"),
-                           httpx.ConnectError("refused")), "Exception happened while polling for updates.")
+    failure = record(asyncio.run(refused()), "Exception happened while polling for updates.")
     assert one_line.filter(failure) and redact.filter(failure)
     text = logging.Formatter("%(levelname)s %(message)s").format(failure)
-    assert text == f"WARNING Telegram is not reachable at {url} (ConnectError) while polling for updates; trying again"
+    assert text == f"WARNING Telegram is not reachable at {url} (ClientConnectorError) while polling for updates; trying again"
     bug = record(ValueError("123:secret is not a number"), "error while handling an update")
     assert one_line.filter(bug) and redact.filter(bug)
     text = logging.Formatter("%(levelname)s %(message)s").format(bug)
