@@ -134,9 +134,8 @@ def ranked(ctx: Ctx, seat: int, view: dict, tile) -> list[Candidate]:
     low = min(values.values())
     lowest = {c for c, v in values.items() if v == low}
     keyed = []
-    for a, b in engine.legal_placements(ctx.state, seat, list(tile)):
+    for a, b, points in engine.scored_placements(ctx.state, seat, list(tile)):
         a, b = tuple(a), tuple(b)
-        points = engine.placement_score(ctx.state, seat, list(tile), a, b)
         on_low = sum(p["gained"] for c, p in points.items() if c in lowest)
         total = sum(p["gained"] for p in points.values())
         bonus = sum(p.get("bonus", 0) for p in points.values())

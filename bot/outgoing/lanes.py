@@ -5,10 +5,10 @@ about 15 s after the press; the questions a press's handling asks (getChatMember
 person start the game?) hold an answer up as well. Writes (sends, edits, deletes) are many and
 slow when Telegram is slow: sharing one pool of connections, they filled it and the answers
 waited behind them until the pool gave up on them ("Pool timeout: All connections in the
-connection pool are occupied"). So each lane has connections of its own, and a request waits
-for one of its lane's connections here, in a queue (first come, first served, no time limit),
-never in the HTTP pool: no pool timeout, and a pool never asked for more than it has (httpx's
-pool does work for every waiting request on every request it starts or ends).
+connection pool are occupied"). So each lane has connections of its own (bot/outgoing/http.py),
+and a request waits for one of its lane's connections here, in a queue (first come, first
+served, no time limit), never in the HTTP pool: no pool timeout, and a pool never asked for more
+than it has.
 
 Writes reach their lane only when the pacer lets them out (bot/outgoing/pacing.py), which also
 keeps no more of them in flight than Telegram answers promptly, so that lane rarely queues; the

@@ -35,8 +35,8 @@ ends when no tile fits.
 
 Actions (codes <= 7 bytes): ``Place(a, b, cell_a, cell_b)`` "P" + colour letters (r o y g b p)
 + the four coordinates as letters a..o (-7..7), e.g. "Prbhfig"; ``Swap()`` "S"; ``Keep()`` "K".
-Queries for the bot and computer players: legal_placements, placement_score, swap_allowed,
-parse_move, cell_label, parse_cell.
+Queries for the bot and computer players: legal_placements, placement_score, scored_placements,
+swap_allowed, parse_move, cell_label, parse_cell.
 """
 from engines.genial.codec import from_json, to_json
 from engines.genial.core import (
@@ -77,6 +77,7 @@ from engines.genial.core import (
     piece_total,
     placement_score,
     position,
+    scored_placements,
     setup,
     swap_allowed,
     track_max,
@@ -103,7 +104,8 @@ __all__ = [
     "Points", "RackRefilled", "Skipped", "State", "Swap", "SwapDeclined", "SwapOffered", "Swapped",
     "TileDrawn", "TurnPassed", "apply", "current_player", "decode_action", "encode_action",
     "legal_actions", "legal_placements", "outcome", "parse_move", "piece_count", "piece_total",
-    "placement_score", "position", "scoring_cells", "setup", "swap_allowed", "track_max", "turn", "view",
+    "placement_score", "position", "scored_placements", "scoring_cells", "setup", "swap_allowed",
+    "track_max", "turn", "view",
     "MoveError", "COLOURS", "DIRECTIONS", "LETTERS", "SYMBOL_CELLS", "adjacent", "board",
     "cell_label", "on_board", "parse_cell", "radius_for", "from_json", "to_json",
 ]

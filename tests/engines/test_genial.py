@@ -718,3 +718,22 @@ def test_greedy_playouts_reach_bonuses_and_conserve_tiles(players, options):
         assert {"Placed", "Genial", "SwapOffered", "GameEnded"} <= seen
     else:
         assert {"Placed", "TileDrawn", "GameEnded"} <= seen
+
+
+@pytest.mark.parametrize("players,seed", [(1, 5), (2, 3), (3, 8), (4, 1)])
+def test_scored_placements_are_every_legal_placement_with_its_score(players, seed):
+    """The one-pass listing the bot pages through is exactly legal_placements, each with what
+    placement_score says it earns, at every turn of a game played at random."""
+    rng = random.Random(seed)
+    state = g.setup(players, seed=seed)
+    for _ in range(40):
+        seat = g.current_player(state)
+        if seat is None:
+            break
+        tiles = [state.drawn] if state.drawn is not None else list(dict.fromkeys(state.racks[seat]))
+        for tile in tiles:
+            names = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
+            expected = [(a, b, g.placement_score(state, seat, names, a, b))
+                        for a, b in g.legal_placements(state, seat, names)]
+            assert g.scored_placements(state, seat, names) == expected
+        state, _ = g.apply(state, seat, rng.choice(g.legal_actions(state, seat)))

@@ -1,5 +1,5 @@
 """«Гениально» on the page: where a tile of the seat's rack (or the tile drawn from the bag) may
-go now, and what each placement would earn (``engines.genial.placement_score``), with the
+go now, and what each placement would earn (``engines.genial.scored_placements``), with the
 cells whose lines score (``scoring_cells``: the preview draws them) and the cells' labels as the
 table picture and typed moves name them. Asked per tile (``GET …/placements?tile=k``): a rack's
 every placement at once would be some two thousand."""
@@ -37,8 +37,7 @@ def placements(match: Match, seat: int, tile: str) -> list[dict[str, Any]]:
     a, b = chosen
     public = engine.view(state, None)
     out = []
-    for cell_a, cell_b in engine.legal_placements(state, seat, chosen):
-        points = engine.placement_score(state, seat, chosen, cell_a, cell_b)
+    for cell_a, cell_b, points in engine.scored_placements(state, seat, chosen):
         lines = [[*c["cell"], c["half"]] for c in engine.scoring_cells(public, chosen, cell_a, cell_b)]
         out.append({"a": list(cell_a), "b": list(cell_b),
                     "labels": [engine.cell_label(cell_a, state.radius), engine.cell_label(cell_b, state.radius)],

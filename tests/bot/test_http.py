@@ -1,0 +1,80 @@
+"""The bot's own requests to the Bot API (bot/outgoing/http.py, aiohttp) against the strict fake
+Telegram: a picture goes up and comes back byte for byte, requests wait for a free connection
+instead of failing, and each failure is the error python-telegram-bot's own request raises, with
+the cause the messenger reads to know whether a new message may have reached Telegram."""
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import NetworkError, TimedOut
+
+from bot.outgoing.http import AiohttpRequest
+from bot.outgoing.messenger import surely_not_delivered
+
+GROUP = -1001234500
+
+
+def _bot(fake, connections: int = 4) -> Bot:
+    return Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url,
+               request=AiohttpRequest(connections), get_updates_request=AiohttpRequest(1))
+
+
+@pytest.fixture
+async def bot(fake):
+    fake.add_group(GROUP, "Wire <b>&amp;</b> 🎲")
+    async with _bot(fake) as b:
+        yield b
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 30, 90)).save(out, "PNG")
+    return out.getvalue()
+
+
+async def test_a_picture_goes_up_and_comes_back_byte_for_byte(fake, bot):
+    picture = _png()
+    keys = InlineKeyboardMarkup([[InlineKeyboardButton("Ход 🎲", callback_data="1:0:x")]])
+    sent = await bot.send_photo(GROUP, picture, caption="Стол <готов> & 🎲", reply_markup=keys)
+    assert sent.caption == "Стол <готов> & 🎲"
+    shown = fake.message(GROUP, sent.message_id)
+    assert shown.photo is not None and shown.reply_markup is not None
+    file = await bot.get_file(sent.photo[-1].file_id)
+    assert bytes(await file.download_as_bytearray()) == picture
+
+
+async def test_requests_wait_for_a_free_connection_instead_of_failing(fake):
+    fake.set_latency(0.2)
+    async with _bot(fake, connections=1) as bot:
+        names = await asyncio.gather(*(bot.get_me() for _ in range(5)))
+    assert len({me.username for me in names}) == 1 and len(names) == 5
+
+
+async def test_a_slow_answer_times_out_and_may_have_reached_telegram(fake, bot):
+    fake.set_faults(1.0, ("slow",), methods={"sendMessage"}, slow_seconds=1.5)
+    with pytest.raises(TimedOut) as caught:
+        await bot.send_message(GROUP, "slow", read_timeout=0.5)
+    assert not surely_not_delivered(caught.value)
+    await asyncio.sleep(1.2)
+    assert [m.text for m in fake.messages(GROUP)] == ["slow"]  # performed: a retry would double it
+
+
+async def test_a_dropped_connection_may_have_reached_telegram_a_refused_one_did_not(fake, bot):
+    fake.set_faults(1.0, ("drop_after",), methods={"sendMessage"})
+    with pytest.raises(NetworkError) as dropped:
+        await bot.send_message(GROUP, "dropped")
+    assert not isinstance(dropped.value, TimedOut) and not surely_not_delivered(dropped.value)
+    fake.set_faults(0)
+    fake.set_down(True)
+    with pytest.raises(NetworkError) as refused:
+        await bot.send_message(GROUP, "refused")
+    assert surely_not_delivered(refused.value), refused.value
+    assert "ClientConnectorError" in refused.value.message
+    fake.set_down(False)
+    again = await bot.send_message(GROUP, "back")
+    assert [m.text for m in fake.messages(GROUP)] == ["dropped", "back"]
+    assert again.text == "back"
