@@ -4,7 +4,8 @@ Why: under a thousand busy groups the bot's event loop spent more than half of i
 httpx and httpcore (py-spy, 125 presses a second: 28 % of every sample, 17 % in the pool's
 bookkeeping alone, which looks at every connection, with a system call for each idle one, for
 every request it starts or ends). aiohttp, already the bot's web server, keeps its idle
-connections in a queue per host and parses responses in C: the same requests cost a fraction.
+connections in a queue per host and parses responses in C: the same requests cost a fraction
+(python -m bench load, 1,000 groups, 125 presses a second: answers' p99 7.4 s → 97 ms).
 
 Errors are python-telegram-bot's, as with its own request: a time-out is ``TimedOut``, any other
 failure of the connection ``NetworkError`` (its cause the aiohttp error, which
@@ -35,8 +36,8 @@ def _or(value: Any, default: float | None) -> float | None:
 
 
 class AiohttpRequest(BaseRequest):
-    """Requests on at most ``connections`` connections of one aiohttp session (made when the bot
-    initializes: a session belongs to the running event loop)."""
+    """Requests on at most ``connections`` connections of one aiohttp session (made on the first
+    request or when the bot initializes: a session belongs to the running event loop)."""
 
     def __init__(self, connections: int, read_timeout: float | None = TIMEOUT):
         self._connections = connections
@@ -57,10 +58,11 @@ class AiohttpRequest(BaseRequest):
             connector = aiohttp.TCPConnector(limit=self._connections, limit_per_host=0,
                                              keepalive_timeout=KEEP_ALIVE_SECONDS)
             # No total time and no time for a free connection: a request waits for one as long
-            # as it must (the lanes hand out no more requests than connections).
+            # as it must (the lanes hand out no more requests than connections). A proxy in
+            # HTTPS_PROXY / HTTP_PROXY is used, as python-telegram-bot's own request does.
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": USER_AGENT}, cookie_jar=aiohttp.DummyCookieJar(),
-                timeout=aiohttp.ClientTimeout(total=None, connect=None))
+                timeout=aiohttp.ClientTimeout(total=None, connect=None), trust_env=True)
         return self._session
 
     async def shutdown(self) -> None:
