@@ -271,8 +271,9 @@ async def _wait_for_telegram(config, stop: asyncio.Event) -> bool:
     from bot.ops.standby import stopped_within
     from bot.outgoing.http import AiohttpRequest
 
-    request = AiohttpRequest(1)
-    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url, request=request)
+    request = AiohttpRequest(1)  # getMe only: polling's own request would never be used here
+    bot = Bot(config.token, base_url=config.api_url, base_file_url=config.file_url, request=request,
+              get_updates_request=request)
     delay, failures = 1.0, 0
     try:
         while not stop.is_set():
