@@ -705,6 +705,11 @@ def placement_score(state: State, seat: int, tile: Any, cell_a: Cell | str,
     """
     a, b = _resolve_tile(state, tile, seat)
     i, j = _cell_indices(state, cell_a, cell_b)
+    return _points_by_colour(state, seat, a, b, i, j)
+
+
+def _points_by_colour(state: State, seat: int, a: int, b: int, i: int, j: int) -> dict[str, dict[str, int]]:
+    """``placement_score``'s dict for tile (a, b) on cells i, j (checked by the caller)."""
     vals = state.scores[state.holder(seat)]
     return {COLOURS[c]: {"raw": raw, "gained": g, "lost": lost, "bonus": bonus, "total": vals[c] + g}
             for c, raw, g, lost, bonus in _tile_points(state, seat, a, b, i, j)}
@@ -713,18 +718,13 @@ def placement_score(state: State, seat: int, tile: Any, cell_a: Cell | str,
 def scored_placements(state: State, seat: int, tile: Any) -> list[tuple[Cell, Cell, dict[str, dict[str, int]]]]:
     """Every placement of ``legal_placements`` with what it would earn (``placement_score``'s
     dict), in one pass: the bot lists all of a tile's placements, best first, at every step of
-    a player's move, and scoring them one call at a time (each checking its cells again) was a
-    sixth of its time under many busy groups."""
+    a player's move; under many busy groups that list was a sixth of its time, half of it in
+    scoring one checked call at a time."""
     a, b = _resolve_tile(state, tile, seat)
     cells = state.board.cells
-    vals = state.scores[state.holder(seat)]
-    out = []
-    for i, j in _free_edges(state, seat):
-        for x, y in ((i, j), (j, i)) if a != b else ((i, j),):
-            points = {COLOURS[c]: {"raw": raw, "gained": g, "lost": lost, "bonus": bonus, "total": vals[c] + g}
-                      for c, raw, g, lost, bonus in _tile_points(state, seat, a, b, x, y)}
-            out.append((cells[x], cells[y], points))
-    return out
+    return [(cells[x], cells[y], _points_by_colour(state, seat, a, b, x, y))
+            for i, j in _free_edges(state, seat)
+            for x, y in (((i, j), (j, i)) if a != b else ((i, j),))]
 
 
 def _cell_indices(state: State, cell_a: Any, cell_b: Any) -> tuple[int, int]:
