@@ -14,6 +14,8 @@ failure of the connection ``NetworkError`` (its cause the aiohttp error, which
 from __future__ import annotations
 
 import asyncio
+import urllib.parse
+import urllib.request
 from typing import Any
 
 import aiohttp
@@ -35,6 +37,16 @@ def _or(value: Any, default: float | None) -> float | None:
     return default if isinstance(value, _DEFAULT) else value
 
 
+def env_proxy(url: str) -> str | None:
+    """The proxy that HTTPS_PROXY / HTTP_PROXY / ALL_PROXY name for ``url`` (NO_PROXY respected),
+    as python-telegram-bot's own request would use, or None."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.hostname is None or urllib.request.proxy_bypass(parts.hostname):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all")
+
+
 class AiohttpRequest(BaseRequest):
     """Requests on at most ``connections`` connections of one aiohttp session (made on the first
     request or when the bot initializes: a session belongs to the running event loop)."""
@@ -43,6 +55,7 @@ class AiohttpRequest(BaseRequest):
         self._connections = connections
         self._read_timeout = read_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], str | None] = {}  # by origin
 
     @property
     def read_timeout(self) -> float | None:
@@ -58,11 +71,12 @@ class AiohttpRequest(BaseRequest):
             connector = aiohttp.TCPConnector(limit=self._connections, limit_per_host=0,
                                              keepalive_timeout=KEEP_ALIVE_SECONDS)
             # No total time and no time for a free connection: a request waits for one as long
-            # as it must (the lanes hand out no more requests than connections). A proxy in
-            # HTTPS_PROXY / HTTP_PROXY is used, as python-telegram-bot's own request does.
+            # as it must (the lanes hand out no more requests than connections). Not
+            # trust_env: aiohttp would then read the environment and look for a .netrc on
+            # every request (0.3 ms each); the proxy is looked up once per origin instead.
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": USER_AGENT}, cookie_jar=aiohttp.DummyCookieJar(),
-                timeout=aiohttp.ClientTimeout(total=None, connect=None), trust_env=True)
+                timeout=aiohttp.ClientTimeout(total=None, connect=None))
         return self._session
 
     async def shutdown(self) -> None:
@@ -90,7 +104,11 @@ class AiohttpRequest(BaseRequest):
         # The time to read the answer counts once the request is sent, as with httpx.
         timeout = aiohttp.ClientTimeout(total=total, connect=None, sock_read=read, sock_connect=connect)
         try:
-            async with session.request(method, url, data=data, timeout=timeout) as response:
+            origin = urllib.parse.urlsplit(url)[:2]  # (scheme, host and port)
+            if origin not in self._proxies:
+                self._proxies[origin] = env_proxy(url)
+            async with session.request(method, url, data=data, timeout=timeout,
+                                       proxy=self._proxies[origin]) as response:
                 return response.status, await response.read()
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as err:
             raise TimedOut from err

@@ -78,3 +78,37 @@ async def test_a_dropped_connection_may_have_reached_telegram_a_refused_one_did_
     again = await bot.send_message(GROUP, "back")
     assert [m.text for m in fake.messages(GROUP)] == ["dropped", "back"]
     assert again.text == "back"
+
+
+async def test_a_proxy_named_in_the_environment_carries_the_requests(monkeypatch):
+    """HTTPS_PROXY / HTTP_PROXY are honoured as by python-telegram-bot's own request (read once
+    per origin), and NO_PROXY is respected."""
+    asked: list[bytes] = []
+
+    async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        asked.append(head.split(b"\r\n", 1)[0])
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        await reader.readexactly(length)
+        body = b'{"ok":true,"result":true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    request = AiohttpRequest(1)
+    try:
+        status, body = await request.do_request("http://api.telegram.invalid/bot1:x/logOut", "POST")
+        assert (status, body) == (200, b'{"ok":true,"result":true}')
+        assert asked == [b"POST http://api.telegram.invalid/bot1:x/logOut HTTP/1.1"]
+        with pytest.raises(NetworkError):  # straight to port 1, not through the proxy: refused
+            await request.do_request("http://127.0.0.1:1/bot1:x/logOut", "POST")
+        assert len(asked) == 1
+    finally:
+        await request.shutdown()
+        server.close()
+        await server.wait_closed()
