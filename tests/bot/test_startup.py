@@ -382,7 +382,7 @@ class Table:
         for user_id, name in self.people.items():
             fake.add_user(user_id, name)
         self.pending: str | None = None
-        self.pressed_on: tuple[int, int] | None = None
+        self.pressed_on: tuple[str, ...] | None = None  # the buttons last pressed on
         self.accepted = 0
 
     def open(self) -> None:
@@ -418,24 +418,29 @@ class Table:
         return None
 
     def step(self, rng: random.Random) -> None:
-        """One step of play that never blocks: look at the answer to the last press, or press."""
+        """One step of play that never blocks: look at the answer to the last press, or press
+        once on each turn the table shows (a table may be edited twice showing the same turn: a
+        second press on it would be a repeat, answered "✓ Done", not a move)."""
         if self.pending is not None:
             answer = self.fake.callback_answer(self.pending)
             if answer is None:
                 return
             self.pending = None
-            self.accepted += (answer.get("text") or "").startswith("✓")
+            text = answer.get("text") or ""
+            self.accepted += text.startswith("✓") and not text.startswith("✓ Done:")
             return
         table = self.table()
-        if table is None or (table.message_id, table.edits) == self.pressed_on:
+        if table is None:
+            return
+        datas = [b["callback_data"] for b in buttons(table) if b.get("callback_data", "").endswith((":draw", ":bank"))]
+        if tuple(datas) == self.pressed_on:
             return
         match = re.search(r"Now: \u2068?([^\u2069\s]+)", table.caption or "")
         actor = next((u for u, name in self.people.items() if match and name == match.group(1)), None)
         if actor is None:
             return
-        datas = [b["callback_data"] for b in buttons(table) if b.get("callback_data", "").endswith((":draw", ":bank"))]
         self.pending = self.fake.user_presses(actor, self.chat, table.message_id, rng.choice(datas))
-        self.pressed_on = (table.message_id, table.edits)
+        self.pressed_on = tuple(datas)
         if rng.random() < 0.3:  # and some chatter: command replies queue up behind the table
             self.fake.user_sends(actor, self.chat, "/rules lucky")
 
