@@ -3,9 +3,9 @@
 One :class:`Background` is built in the composition root and handed to whoever needs it. Work
 is keyed: at most one job per key runs at a time, and a job scheduled while one runs replaces
 the pending one (a burst of moves becomes one redraw of the newest state). A job that raises
-:class:`TryLater` runs again after a while, unless a newer one took its place. At shut-down the
-jobs get a few seconds to finish (``drain``), then the rest are cancelled (a restart redraws
-everything from the store).
+:class:`TryLater`, or meets the database away, runs again after a while, unless a newer one
+took its place. At shut-down the jobs get a few seconds to finish (``drain``), then the rest
+are cancelled (a restart redraws everything from the store).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
-RETRY_SECONDS = 10.0  # a message Telegram could not be reached for is tried again this much later
+RETRY_SECONDS = 10.0  # a job Telegram or the database could not be reached for runs again this much later
 
 
 def table_key(game_id: int) -> tuple:
@@ -69,15 +69,22 @@ class Background:
             try:
                 await job()
             except TryLater as later:
-                if key not in self._pending:
-                    log.info("%r: not shown yet, trying again in %.0f s", key, later.seconds)
-                    self._later[key] = asyncio.get_running_loop().call_later(
-                        later.seconds, lambda: self.schedule(key, job))
-            except StoreUnavailable as exc:  # not a bug: the next change or start shows it again
-                log.warning("background job %r not done, the database cannot be reached: %s", key, exc)
+                log.info("%r: not shown yet, trying again in %.0f s", key, later.seconds)
+                self._again(key, job, later.seconds)
+            except StoreUnavailable as exc:
+                # Not a bug, and not to wait for a next move or start: a game's results would
+                # wait for a restart. Every job is safe to run again (a restart runs them too).
+                log.warning("background job %r tries again in %.0f s, the database cannot be reached: %s",
+                            key, RETRY_SECONDS, exc)
+                self._again(key, job, RETRY_SECONDS)
             except Exception:  # one failed job must not stop the next one
                 log.exception("background job %r failed", key)
         self._tasks.pop(key, None)
+
+    def _again(self, key: Any, job: Job, seconds: float) -> None:
+        """Run ``job`` again after ``seconds``, unless a newer job of its key took its place."""
+        if key not in self._pending:
+            self._later[key] = asyncio.get_running_loop().call_later(seconds, lambda: self.schedule(key, job))
 
     async def settled(self, key: Any) -> None:
         """Wait until the job of ``key`` (and any replacement of it) has run."""

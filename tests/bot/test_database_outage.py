@@ -24,8 +24,10 @@ import pytest
 
 from bot.ops.standby import LOST_EXIT_CODE
 from bot.storage import sqlite as sqlite_store
+from bot.table import background
 from bot.words.i18n import t
 from tests.bot.harness import BotRunner, Player, button_data, buttons, start_game
+from tests.bot.test_every_end_seen import GROUP, one_move_left, private_results, results
 from tests.bot.test_standby_takeover import (ANNA, CHAT, Supervisor, Table, _bot_env, _first_answer, _game_status,
                                              _health, _late, _log, _until)
 from tests.bot.test_startup import launch, run_bot, wait_for
@@ -134,6 +136,51 @@ async def test_a_press_while_the_database_is_away_is_answered_try_again_and_chan
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], \
         [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     assert any("try again" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+async def test_a_game_that_ends_while_the_database_is_away_shows_its_results_once_it_is_back(
+        fake, tmp_path, caplog, monkeypatch):
+    """The last move is made; before its results are recorded another program holds SQLite's
+    write lock for 2 s. The results (and each person's own result in private) go out once the
+    database is back, once, without a restart: the end waits for the database, not for a start."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "tablebot.sqlite3"
+    monkeypatch.setattr(sqlite_store, "BUSY_SECONDS", 0.3)
+    monkeypatch.setattr(background, "RETRY_SECONDS", 0.5)
+    runner = await BotRunner(fake, db).start()
+    try:
+        fake.add_group(GROUP, "Game night")
+        people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
+        for person in people:
+            await person.start_private()
+        game = await start_game(fake, runner, GROUP, "lucky", people)
+        seat, code = await one_move_left(runner, game.id)
+        await runner.idle(timeout=60)
+        match = await runner.bot.book.load(game.id)
+        await runner.bot.play.act(game.id, seat, match.turn, match.eng.decode_action(code))
+        # Nothing of the end has run yet (no await since the move was committed): the lock now.
+        locker = sqlite3.connect(db, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            await asyncio.sleep(2.0)
+            assert results(fake) == [], "results posted while the database was away"
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        for _ in range(100):
+            if results(fake) and all(private_results(fake, p.id) for p in people):
+                break
+            await asyncio.sleep(0.1)
+        await runner.idle()
+        assert len(results(fake)) == 1, [m.text for m in fake.messages(GROUP) if m.from_bot]
+        assert [len(private_results(fake, p.id)) for p in people] == [1, 1]
+        assert (await runner.game(game.id)).end_shown
+    finally:
+        await runner.stop()
+    waited = [r.getMessage() for r in caplog.records if "tries again" in r.getMessage()]
+    assert waited and all("the database cannot be reached" in line for line in waited), waited
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
 
 # ---- real processes -------------------------------------------------------------------------------
