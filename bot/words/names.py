@@ -50,7 +50,7 @@ _SCHEME = re.compile(r":(?=//)")
 def clean(text: str | None, limit: int = MAX_LEN) -> str:
     """``text`` with nothing that could forge a line: no control, format or bidi characters, no
     line breaks of any kind, at most two combining marks per character, single spaces; cut to
-    ``limit`` characters. '' when nothing printable is left."""
+    ``limit`` characters at a word, with «…». '' when nothing printable is left."""
     out: list[str] = []
     marks = 0
     for ch in unicodedata.normalize("NFC", text or ""):
@@ -68,8 +68,36 @@ def clean(text: str | None, limit: int = MAX_LEN) -> str:
         if ch == " " and (not out or out[-1] == " "):
             continue
         out.append(ch)
-    name = "".join(out).strip()[:limit].rstrip()
+    name = _cut("".join(out).strip(), limit)
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
+
+
+def _cut(name: str, limit: int) -> str:
+    """``name`` whole if it has at most ``limit`` characters, else its beginning with «…»: at
+    the last space when that keeps at least half, never between a letter and its marks, inside
+    an emoji sequence (joiners, skin tones, variation selectors, flag tags) or between a flag's
+    two letters."""
+    if len(name) <= limit:
+        return name
+    end = limit - 1
+    while end > 1 and (_continues(name[end]) or name[end - 1] == "\u200d"):
+        end -= 1
+    regional = 0
+    while regional < end and "\U0001f1e6" <= name[end - 1 - regional] <= "\U0001f1ff":
+        regional += 1
+    end -= regional % 2  # an odd run of a flag's letters: its last one belongs with the cut-off
+    head = name[:end]
+    space = head.rfind(" ")
+    if space >= limit // 2:
+        head = head[:space]
+    return head.rstrip(" ,;:-") + "…"
+
+
+def _continues(ch: str) -> bool:
+    """Whether ``ch`` belongs to the character before it (a mark, a joiner, a modifier)."""
+    return (unicodedata.category(ch) in ("Mn", "Me", "Sk") and ch not in "^`´¨¯¸˜"
+            or ch in "\u200c\u200d\ufe0e\ufe0f" or "\U000e0020" <= ch <= "\U000e007f"
+            or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
 def person_name(first: str | None, last: str | None = None, username: str | None = None) -> str:

@@ -73,6 +73,24 @@ def test_what_stays_of_a_name():
         assert clean(fine) == unicodedata.normalize("NFC", fine)
 
 
+def test_a_long_name_is_cut_at_a_word_and_says_so():
+    """Telegram allows 64 characters for a first name and 64 for a last one; shown, a name has
+    at most 64, and a cut one ends with «…» after a whole word, never inside a letter or emoji."""
+    first, last = "Александр Сергеевич Пушкин-Гончаров", "Константинопольский-Петропавловский"
+    assert person_name(first, last) == "Александр Сергеевич Пушкин-Гончаров…"
+    assert clean("x" * 70) == "x" * 63 + "…"
+    assert clean("Anna " + "x" * 70) == "Anna " + "x" * 58 + "…"  # a space too early to cut at
+    family, flag, toned = "👨\u200d👩\u200d👧", "🇷🇺", "👍🏽"
+    for tail in (family, flag, toned):
+        for pad in range(56, 64):
+            shown = clean("a" * pad + tail + "z" * 10)
+            assert len(shown) <= 64 and shown.endswith("…") and clean(shown) == shown
+            assert shown[pad:-1] == "" or shown[pad:-1].startswith(tail), (pad, tail, shown)  # whole or gone
+    assert clean("a" * 61 + flag + "zz") == "a" * 61 + flag + "…"
+    assert clean("a" * 62 + flag + "zz") == "a" * 62 + "…"  # not half a flag
+    assert clean("Victor " * 10) == ("Victor " * 10)[:63].rsplit(" ", 1)[0] + "…"
+
+
 def test_a_name_falls_back_to_what_shows_something():
     assert person_name("Anna", "Ivanova", "anna") == "Anna Ivanova"
     assert person_name("\u3164", "Smith", None) == "Smith"
