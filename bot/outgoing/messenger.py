@@ -36,7 +36,7 @@ from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.logs import network_failure
-from bot.words.names import cut
+from bot.words.format import at_word
 from bot.outgoing.pacing import GAME, PERSON, Pacer, Slot
 
 log = logging.getLogger(__name__)
@@ -444,8 +444,8 @@ class Messenger:
 
     async def answer(self, query_id: str, text: str | None = None, *, alert: bool = False,
                      url: str | None = None) -> Sent:
-        if text is not None:
-            text = cut(text, CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
+        if text is not None:  # (a toast is fitted already; this is for every other pop-up)
+            text = at_word(text, CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
         return await self._call(None, lambda: self.bot.answer_callback_query(
             query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
 

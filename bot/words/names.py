@@ -142,17 +142,6 @@ def in_text(name: str | None) -> str:
     return FSI + html.escape(unlinked(clean(name)), quote=False) + PDI
 
 
-def cut(text: str, most: int) -> str:
-    """``text`` within ``most`` characters, an ellipsis at the cut, and every isolate cut open
-    closed again (else the rest of a pop-up would read inside a name)."""
-    if len(text) <= most:
-        return text
-    head = text[:most - 1]
-    while len(head) + 1 + head.count(FSI) - head.count(PDI) > most or head.endswith(FSI):
-        head = head[:-1]  # (an isolate opened just before the cut would close on nothing)
-    return head + PDI * (head.count(FSI) - head.count(PDI)) + "…"
-
-
 def in_plain(name: str | None) -> str:
     """The same for a plain text (a button press's pop-up): no escaping."""
     return FSI + unlinked(clean(name)) + PDI

@@ -15,7 +15,8 @@ import unicodedata
 
 import pytest
 
-from bot.words.names import FSI, PDI, clean, cut, in_plain, in_text, likeness, person_name, tell_apart
+from bot.words.format import at_word, utf16_len
+from bot.words.names import FSI, PDI, clean, in_plain, in_text, likeness, person_name, tell_apart
 from tests.bot.harness import BotRunner, Player, press_until_over, start_game
 from tests.bot.test_cli import run_bot
 from tests.fakebotapi.autolinks import auto_entities
@@ -235,9 +236,14 @@ async def test_status_keeps_one_line_per_game_whatever_a_stored_name_holds(fake,
 
 
 def test_a_cut_pop_up_closes_the_name_it_cut():
-    text = "✓ " + "a move, " * 22 + in_plain("Boris Godunov, Tsar of all Rus") + " and the rest of the line"
-    short = cut(text, 200)
-    assert len(short) <= 200 and short.endswith(PDI + "…") and _isolated_spans(short)
-    assert cut("short", 200) == "short"
-    opened_at_the_cut = "x" * 198 + in_plain("Anna")
-    assert FSI + PDI not in cut(opened_at_the_cut, 200) and _isolated_spans(cut(opened_at_the_cut, 200)) == []
+    """Every pop-up the messenger sends is fitted so (200 UTF-16 units: an emoji counts two)."""
+    name = in_plain("Boris Godunov, Tsar of all Rus")
+    text = "✓ " + "a move, " * 22 + name + " and the rest of the line"
+    short = at_word(text, 200)
+    assert utf16_len(short) <= 200 and short.endswith("move…") and name not in short  # not inside the name
+    assert at_word("short", 200) == "short"
+    long_name = in_plain("Boris " * 40)
+    for opened_at_the_cut in ("x " * 90 + long_name, "🟢 " * 60 + long_name):
+        short = at_word(opened_at_the_cut, 200)
+        assert utf16_len(short) <= 200 and short.endswith("…") and FSI + PDI not in short, short
+        assert short.count(FSI) == short.count(PDI) and _isolated_spans(short) == [], short
