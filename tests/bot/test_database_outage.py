@@ -27,7 +27,7 @@ from bot.storage import sqlite as sqlite_store
 from bot.table import background
 from bot.words.i18n import t
 from tests.bot.harness import BotRunner, Player, button_data, buttons, start_game
-from tests.bot.test_every_end_seen import GROUP, one_move_left, private_results, results
+from tests.bot.test_every_end_seen import GROUP, group_game_one_move_left, private_results, results
 from tests.bot.test_standby_takeover import (ANNA, CHAT, Supervisor, Table, _bot_env, _first_answer, _game_status,
                                              _health, _late, _log, _until)
 from tests.bot.test_startup import launch, run_bot, wait_for
@@ -149,12 +149,7 @@ async def test_a_game_that_ends_while_the_database_is_away_shows_its_results_onc
     monkeypatch.setattr(background, "RETRY_SECONDS", 0.5)
     runner = await BotRunner(fake, db).start()
     try:
-        fake.add_group(GROUP, "Game night")
-        people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
-        for person in people:
-            await person.start_private()
-        game = await start_game(fake, runner, GROUP, "lucky", people)
-        seat, code = await one_move_left(runner, game.id)
+        game, people, seat, code = await group_game_one_move_left(fake, runner, "lucky")
         await runner.idle(timeout=60)
         match = await runner.bot.book.load(game.id)
         await runner.bot.play.act(game.id, seat, match.turn, match.eng.decode_action(code))

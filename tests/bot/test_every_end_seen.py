@@ -40,16 +40,22 @@ async def one_move_left(runner, game_id: int, seed: int = 5) -> tuple[int, str]:
     raise AssertionError("the game never came to its last move")
 
 
+async def group_game_one_move_left(fake, runner, kind: str) -> tuple:
+    """Anna and Boris (both with the private chat open) play ``kind`` in the group until one
+    move is left: (the game, the people, the last move's seat and its code)."""
+    fake.add_group(GROUP, "Game night")
+    people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
+    for p in people:
+        await p.start_private()
+    game = await start_game(fake, runner, GROUP, kind, people)
+    return (game, people) + await one_move_left(runner, game.id)
+
+
 async def game_at_its_last_move(fake, db, kind: str) -> tuple:
     """A two-player group game of ``kind`` one move from its end, and the bot stopped."""
     runner = await BotRunner(fake, db).start()
     try:
-        fake.add_group(GROUP, "Game night")
-        people = [Player(fake, runner, 1, "Anna"), Player(fake, runner, 2, "Boris")]
-        for p in people:
-            await p.start_private()
-        game = await start_game(fake, runner, GROUP, kind, people)
-        seat, code = await one_move_left(runner, game.id)
+        game, _, seat, code = await group_game_one_move_left(fake, runner, kind)
         await runner.idle(timeout=60)
         game = await runner.game(game.id)
     finally:
