@@ -95,9 +95,8 @@ def _cut(name: str, limit: int) -> str:
 
 def _continues(ch: str) -> bool:
     """Whether ``ch`` belongs to the character before it (a mark, a joiner, a modifier)."""
-    return (unicodedata.category(ch) in ("Mn", "Me", "Sk") and ch not in "^`´¨¯¸˜"
-            or ch in "\u200c\u200d\ufe0e\ufe0f" or "\U000e0020" <= ch <= "\U000e007f"
-            or "\U0001f3fb" <= ch <= "\U0001f3ff")
+    return (unicodedata.category(ch) in ("Mn", "Me") or ch in "\u200c\u200d\ufe0e\ufe0f"
+            or "\U000e0020" <= ch <= "\U000e007f" or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
 def person_name(first: str | None, last: str | None = None, username: str | None = None) -> str:
