@@ -686,12 +686,16 @@ def legal_placements(state: State, seat: int, tile: Any) -> list[tuple[Cell, Cel
     """
     a, b = _resolve_tile(state, tile, seat)
     cells = state.board.cells
-    out = []
+    return [(cells[i], cells[j]) for i, j in _placement_indices(state, seat, a, b)]
+
+
+def _placement_indices(state: State, seat: int, a: int, b: int):
+    """The (cell index of colour a, of colour b) of every placement of tile (a, b): each free
+    pair of neighbours both ways, a double's once."""
     for i, j in _free_edges(state, seat):
-        out.append((cells[i], cells[j]))
+        yield i, j
         if a != b:
-            out.append((cells[j], cells[i]))
-    return out
+            yield j, i
 
 
 def placement_score(state: State, seat: int, tile: Any, cell_a: Cell | str,
@@ -722,9 +726,8 @@ def scored_placements(state: State, seat: int, tile: Any) -> list[tuple[Cell, Ce
     scoring one checked call at a time."""
     a, b = _resolve_tile(state, tile, seat)
     cells = state.board.cells
-    return [(cells[x], cells[y], _points_by_colour(state, seat, a, b, x, y))
-            for i, j in _free_edges(state, seat)
-            for x, y in (((i, j), (j, i)) if a != b else ((i, j),))]
+    return [(cells[i], cells[j], _points_by_colour(state, seat, a, b, i, j))
+            for i, j in _placement_indices(state, seat, a, b)]
 
 
 def _cell_indices(state: State, cell_a: Any, cell_b: Any) -> tuple[int, int]:
