@@ -9,7 +9,7 @@ import re
 
 from telegram.constants import MessageLimit
 
-from bot.words.names import FSI, PDI
+from bot.words.names import ELLIPSIS, FSI, PDI, TRAILING
 
 CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # in UTF-16 units of the text after its HTML is parsed
 CAPTION_BUDGET = 1000  # what a table's caption aims at, a little under the limit
@@ -91,8 +91,7 @@ def points_text(value: float) -> str:
 
 TOAST_LIMIT = 200  # telegram.constants.CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH
 TOAST_MARK = "✓ "
-ELLIPSIS = "…"
-_TRAILING = " ,;:—–-(" + FSI  # what a text cut at a word should not end with
+_TRAILING = TRAILING + FSI  # (nor with a name's opening isolate)
 
 
 def utf16_len(text: str) -> int:

@@ -23,6 +23,8 @@ MAX_LEN = 64
 MAX_MARKS = 2  # combining marks kept on one character (Vietnamese stacks two; zalgo dozens)
 FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
 WORD_JOINER = "\u2060"  # invisible; breaks Telegram's detection of mentions, commands and links
+ELLIPSIS = "…"
+TRAILING = " ,;:—–-("  # what a text cut at a word should not end with (before its «…»)
 
 # Format characters that a name needs: joiners inside emoji and Persian words, and the tags of
 # subdivision flags (🏴 + tag letters). Every other format character (bidi controls, zero-width
@@ -90,7 +92,7 @@ def _cut(name: str, limit: int) -> str:
     space = head.rfind(" ")
     if space >= limit // 2:
         head = head[:space]
-    return head.rstrip(" ,;:-") + "…"
+    return head.rstrip(TRAILING) + ELLIPSIS
 
 
 def _continues(ch: str) -> bool:
