@@ -131,6 +131,7 @@ class PageApi:
         if request.headers.get("If-None-Match") == tag:
             if request.query.get("wait") and await self.live.wait(match.id, WAIT_SECONDS):
                 match = await self.book.load(match.id) or match
+                seat = match.game.seat_of(person.id)  # the change may be this person's Join
                 tag = views.etag(match, seat, person.lang)
             if request.headers.get("If-None-Match") == tag:
                 return web.Response(status=304, headers={"ETag": tag})

@@ -12,7 +12,7 @@ import pytest
 from engines import genial
 from engines.genial.core import tile_names
 from bot.webapp.auth import watch_param
-from tests.bot.harness import Player, buttons
+from tests.bot.harness import Player, button_data, buttons
 from tests.bot.test_genial_e2e import GROUP, start_group_game
 from tests.bot.webapp_client import PageClient, bot_with_page, forged, init_data
 
@@ -75,6 +75,29 @@ async def test_the_buttons_open_the_page_a_move_from_it_goes_through_the_door(fa
     assert len(fake.calls("editMessageMedia", GROUP)) > edits_before  # the group's table was redrawn
     placed = [t for t in (await web.state(game.id)).tiles if t[4] == mover]
     assert placed, "the move is in the engine state"
+
+
+async def test_a_page_waiting_on_a_lobby_hears_its_own_join_as_joined(fake, web):
+    """A page opened from a lobby's link waits for a change; the change is this person joining
+    (from the group's ✋ Join): the answer says they sit there now and offers no Join again (it
+    said "not joined, can join" with their name among the seats, and the page showed ✋ again)."""
+    fake.add_group(GROUP - 5, "Lobby night")
+    host, guest = Player(fake, web, 61, "Ann"), Player(fake, web, 62, "Vika")
+    for p in (host, guest):
+        await p.start_private()
+    await host.say(GROUP - 5, "/new lucky")
+    lobby = next(g for g in await web.games() if g.chat_id == GROUP - 5 and g.status == "lobby")
+    page = PageClient(web.base, init_data(fake.token, 62, "Vika", start_param=watch_param(lobby.short_id, fake.token)))
+    status, before, tag = await page.get(f"/games/{lobby.short_id}")
+    assert status == 200 and before["lobby"]["joined"] is False and before["lobby"]["can_join"] is True
+    waiting = asyncio.create_task(page.get(f"/games/{lobby.short_id}?wait=1", headers={"If-None-Match": tag}))
+    await asyncio.sleep(0.2)  # the page is waiting
+    await web.idle()
+    message = fake.message(GROUP - 5, lobby.lobby_msg)
+    await guest.press(GROUP - 5, message.message_id, button_data(message, endswith=":!join"))
+    status, now, _ = await asyncio.wait_for(waiting, 10)
+    assert status == 200 and now["lobby"]["seats"] == 2, now
+    assert now["seat"] == 1 and now["lobby"]["joined"] is True and now["lobby"]["can_join"] is False, now["lobby"]
 
 
 async def test_refused_requests_change_nothing(fake, web):
