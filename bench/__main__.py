@@ -8,10 +8,12 @@ import importlib
 import sys
 import time
 
+from engines import registry
+
 # section name -> module ("platform" lives in bench/presses.py: a bench/platform.py would shadow
-# the standard library's platform for ``python bench/bytes.py``)
-SECTIONS = {"platform": "presses", "lucky": "lucky", "cones": "cones", "genial": "genial", "trio": "trio",
-            "replay": "replay"}
+# the standard library's platform for ``python bench/bytes.py``); then a section per game
+# (bench/<game>.py, where the game has one)
+SECTIONS = {"platform": "presses", **{kind: kind for kind in registry.game_ids()}, "replay": "replay"}
 
 
 def main(argv: list[str]) -> int:

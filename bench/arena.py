@@ -52,7 +52,7 @@ def arena(game: str, players: int, a: str, b: str, games: int, seed: int) -> dic
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench arena", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True, choices=registry.GAME_IDS)
+    parser.add_argument("--game", required=True, choices=registry.game_ids())
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--a", default="hard", choices=ai.ARENA_LEVELS)
     parser.add_argument("--b", default="random", choices=ai.ARENA_LEVELS)

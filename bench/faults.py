@@ -19,10 +19,11 @@ import tempfile
 import time
 
 from bench.measure import TracebackCounter, percentile
+from engines import registry
 from tests.bot.harness import BotRunner, Player, press_until_over, start_game
 from tests.fakebotapi import FakeBotAPI
 
-GAMES = ("lucky", "cones", "genial", "trio")
+GAMES = registry.game_ids()
 
 
 async def _play(fake, runner, kind: str, chat: int, rng: random.Random, presses: list[str]) -> bool:

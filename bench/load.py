@@ -53,13 +53,15 @@ import time
 from typing import Iterator
 
 from bench import lobbies
+from bot.games import kits
 from bot.app import ANSWER_CONNECTIONS
 from bench.measure import percentile
+from engines import registry
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-GAMES = ("lucky", "cones", "genial", "trio")
-PRIVATE_ENTRY = ("genial", "trio")  # games whose moves are entered in the private chat
+GAMES = registry.game_ids()
+PRIVATE_ENTRY = tuple(kit.id for kit in kits() if kit.ui.moves_in_private)  # their moves: in the private chat
 # The floor: an answer-only bot made as python-telegram-bot makes one (its httpx request), with as
 # many connections as the bot has for answers (bot/app.py), few kept open and no pool time-out
 # (httpx's pool hands one idle connection to several waiting requests at once and makes them

@@ -15,12 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from engines import registry
 from bot.records import rating
 from bot.records.stats import Stats
 from bot.storage.store import GameRecord, Rating, RecordSeat
 from bot.storage.choose import make_store
 
-KINDS = ("lucky", "cones", "genial", "trio")
+KINDS = registry.game_ids()
 GROUPS, PEOPLE = 50, 600
 
 

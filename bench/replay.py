@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 
-from bot.games import adapter_for
+from bot.games import kit_for
 from engines import genial as g
 from engines.replay import public_views
 from render.replay import animation
@@ -30,7 +30,7 @@ def _long_game(players: int = 4, seeds: range = range(30)) -> tuple[int, list[tu
 
 
 def make(seed: int, log: list, lang: str = "ru") -> bytes:
-    ui = adapter_for("genial")
+    ui = kit_for("genial").ui
     steps = public_views("genial", 4, None, seed, log)
     return animation([ui.table_picture(s.view, NAMES, lang, s.events) for s in steps], lang=lang)
 

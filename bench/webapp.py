@@ -33,6 +33,7 @@ import statistics
 import tempfile
 import time
 
+from engines import registry
 from tests.bot.browser import GENIAL_CELL, LUCKY, Phone, chromium, compose_move, page_url, stranger_moves
 from tests.bot.harness import BotRunner, Player, press_until_over
 from tests.bot.webapp_client import free_port, init_data, start_seeded, watch_link
@@ -40,7 +41,7 @@ from tests.fakebotapi import FakeBotAPI
 
 LOADS = 5
 STRANGERS = 5  # first moves made by tapping named controls at random (and the MainButton)
-KINDS = ("genial", "cones", "trio", "lucky")
+KINDS = registry.game_ids()
 PAGE_USER = 1000  # the person on the page (the first of the first pair)
 PAGE_GROUP = -200_000  # the page's games, one group each (the others: -100_001 …)
 

@@ -16,8 +16,8 @@ from engines import cones, genial as g, lucky, trio
 from engines.base import event_dict, random_steps
 from render import genial as rg
 from render.common import PHONE_WIDTH
-from bot.games import adapter_for
-from bot.games import genial_entry as entry
+from bot.games import kit_for
+from bot.games.genial import entry
 
 NAMES = ["Маша", "Витя", "Игорь", "Алёна"]
 
@@ -52,7 +52,7 @@ def pictures() -> dict[str, Image.Image]:
 def _table(kind: str, view: dict, events: list[dict] | None = None) -> Image.Image:
     """The group table's picture as the bot draws it (its adapter's ``table_picture``: genial's
     last move rimmed, lucky's bust shown)."""
-    return adapter_for(kind).table_picture(view, NAMES, "ru", events or [])()
+    return kit_for(kind).ui.table_picture(view, NAMES, "ru", events or [])()
 
 
 def at_phone(image: Image.Image) -> Image.Image:

@@ -1,4 +1,9 @@
-"""Registry of the games: ids, names in both languages, aliases, player counts, options."""
+"""Registry of the games: ids, names in both languages, aliases, player counts, options.
+
+The one list of games: the four of this package, and any another package registers (a game
+under the engine contract in a module of its own: ``register("toy", "mypackage.toy")``).
+Everything that lists the games (the menus, /help, the page, the tests, the bench) reads
+:func:`game_ids` or :func:`all_infos`."""
 from __future__ import annotations
 
 import importlib
@@ -6,14 +11,32 @@ from types import ModuleType
 
 from engines.base import GameInfo
 
-GAME_IDS: tuple[str, ...] = ("lucky", "cones", "genial", "trio")
+BUILT_IN: tuple[str, ...] = ("lucky", "cones", "genial", "trio")
+
+_modules: dict[str, str] = {game_id: f"engines.{game_id}" for game_id in BUILT_IN}
+
+
+def game_ids() -> tuple[str, ...]:
+    """Every game's id: the built-in ones in their order, then those registered."""
+    return tuple(_modules)
+
+
+def register(game_id: str, module: str) -> None:
+    """Add a game whose engine is the module named ``module`` (its ``INFO.id`` is ``game_id``)."""
+    if game_id in BUILT_IN:
+        raise ValueError(f"{game_id} is a built-in game")
+    _modules[game_id] = module
+
+
+def unregister(game_id: str) -> None:
+    """Take back a game :func:`register` added."""
+    if game_id not in BUILT_IN:
+        _modules.pop(game_id, None)
 
 
 def engine(game_id: str) -> ModuleType:
     """The engine module of a game id (KeyError for an unknown id)."""
-    if game_id not in GAME_IDS:
-        raise KeyError(game_id)
-    return importlib.import_module(f"engines.{game_id}")
+    return importlib.import_module(_modules[game_id])
 
 
 def info(game_id: str) -> GameInfo:
@@ -21,7 +44,7 @@ def info(game_id: str) -> GameInfo:
 
 
 def all_infos() -> list[GameInfo]:
-    return [info(gid) for gid in GAME_IDS]
+    return [info(gid) for gid in game_ids()]
 
 
 def _norm(text: str) -> str:

@@ -1,10 +1,11 @@
 """A person's rating over time: one line per game they have rated games in, x = their rated
-games in order, y = the figure shown (``bot/rating.py``), the provisional part dashed and
-lighter, the figure now labelled at each line's end, a legend of the games' signs.
+games in order, y = the figure shown (``bot/records/rating.py``), the provisional part dashed
+and lighter, the figure now labelled at each line's end, a legend of the games' signs.
 
-Pure drawing: the bot hands over the figures and every word already in the reader's language
-(title, game names, axis, the provisional note), the name in the title already cleaned
-(``bot.names.clean``); nothing here knows a language or a rule of the rating.
+Pure drawing: the bot hands over the figures, each game's look (a colour with its shape) and
+every word already in the reader's language (title, game names, axis, the provisional note),
+the name in the title already cleaned (``bot.words.names.clean``); nothing here knows a game,
+a language or a rule of the rating.
 """
 from __future__ import annotations
 
@@ -29,31 +30,21 @@ DASH, GAP = 14, 9  # the provisional part
 SS = 3  # lines are drawn 3 x larger and reduced: smooth slopes
 FADE = 0.55  # the provisional part: this much of the game's colour, the rest the background
 
-# Each game's look on the chart: a colour with its shape (never colour alone), close to the
-# game's sign in the bot (🎲 🔺 ⬢ 🔷).
-STYLES: dict[str, tuple[str, str]] = {
-    "lucky": ("orange", "square"),
-    "cones": ("red", "triangle"),
-    "genial": ("green", "hexagon"),
-    "trio": ("blue", "diamond"),
-}
-_FALLBACK = ("purple", "circle")
-
-
 @dataclass(frozen=True)
 class Line:
-    """One game's line: ``figures[0]`` before the first rated game, ``figures[i]`` after the
-    i-th; ``provisional[i]``: ``figures[i]`` was provisional; ``end``: the label at its end."""
+    """One game's line: ``look`` its colour (a name of ``common.COLOURS``) and shape, never
+    colour alone; ``figures[0]`` before the first rated game, ``figures[i]`` after the i-th;
+    ``provisional[i]``: ``figures[i]`` was provisional; ``end``: the label at its end."""
 
-    kind: str
+    look: tuple[str, str]
     label: str
     figures: tuple[int, ...]
     provisional: tuple[bool, ...]
     end: str
 
 
-def style(kind: str) -> tuple[tuple[int, int, int], str]:
-    colour, shape = STYLES.get(kind, _FALLBACK)
+def style(line: Line) -> tuple[tuple[int, int, int], str]:
+    colour, shape = line.look
     return COLOURS[colour], shape
 
 
@@ -110,15 +101,15 @@ def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, lines: list[Line], no
     """Each game's sign and name, then a dashed sample and what it means, flowing onto new rows;
     returns the y under the legend."""
     row = TEXT + 8
-    entries = [(line.kind, line.label) for line in lines] + [(None, note)]
+    entries = [(line, line.label) for line in lines] + [(None, note)]
     x = PAD
-    for kind, label in entries:
-        width = 2 * MARK + 8 + text_width(label, TEXT) if kind else 34 + 8 + text_width(label, SMALL)
+    for line, label in entries:
+        width = 2 * MARK + 8 + text_width(label, TEXT) if line else 34 + 8 + text_width(label, SMALL)
         if x > PAD and x + width > WIDTH - PAD:
             x, y = PAD, y + row
         cy = y + row / 2
-        if kind:
-            colour, shape = style(kind)
+        if line:
+            colour, shape = style(line)
             paste_shape(image, shape, x + MARK, cy, MARK, colour)
             put_text(image, (x + 2 * MARK + 8, cy), fit(label, TEXT, WIDTH - 2 * PAD - 2 * MARK - 8), TEXT,
                      anchor="lm")
@@ -155,7 +146,7 @@ def _draw_lines(image: Image.Image, lines: list[Line], at, *, small_steps: bool)
     draw = ImageDraw.Draw(layer)
     width = LINE * SS
     for line in lines:
-        colour, _ = style(line.kind)
+        colour, _ = style(line)
         faded = mix(colour, BACKGROUND, FADE)
         points = [tuple(c * SS for c in at(i, v)) for i, v in enumerate(line.figures)]
         phase = 0.0
@@ -184,7 +175,7 @@ def _label_ends(image: Image.Image, lines: list[Line], at, top: float, bottom: f
     if overflow > 0:  # pushed below the plot: shift the whole column up
         ys = [y - overflow for y in ys]
     for ((x, y), line), ly in zip(ends, ys):
-        colour, shape = style(line.kind)
+        colour, shape = style(line)
         paste_shape(image, shape, x, y, MARK, colour)
         tx = x + MARK + 6
         w = text_width(line.end, TEXT, bold=True)

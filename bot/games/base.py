@@ -24,7 +24,7 @@ from bot.words.names import clean, in_text
 from bot.words.refusals import Refused
 from bot.storage.store import Game
 from bot.words.format import MEDALS, message_link, whole
-from bot.words.texts import game_name, game_sign, option_label
+from bot.words.texts import game_name, option_label
 
 
 def image_key(*parts: object) -> str:
@@ -120,14 +120,10 @@ class Ctx:
         private chat itself, or a table not posted yet)."""
         return message_link(getattr(self.game, "chat_id", 0), getattr(self.game, "table_msg", None))
 
-    def your_turn(self, line: str | None = None) -> str:
-        """The first line of a private message when it is the reader's turn: the game's sign and
-        name, «your turn» (or ``line``, which says so in the game's own words), and a link to the
-        table in the group where there is one."""
-        if line is None:
-            info = registry.info(getattr(self.game, "kind", None) or self.eng.__name__.rsplit(".", 1)[-1])
-            line = t(self.lang, "{sign} <b>{game}</b>: your turn!", sign=game_sign(info.id),
-                     game=game_name(info, self.lang))
+    def your_turn(self, line: str) -> str:
+        """The first line of a private message when it is the reader's turn: ``line`` (the
+        game's sign and name and «your turn», :meth:`GameUI.your_turn_line`, or the same in the
+        game's own words) and a link to the table in the group where there is one."""
         link = self.table_link
         if link:
             line += f' <a href="{link}">{t(self.lang, "➡️ To the table")}</a>'
@@ -178,6 +174,9 @@ class GameUI:
     """Base adapter. Subclasses override what their game needs."""
 
     kind: str = ""
+    # The game's sign (🎲 🔺 ⬢ 🔷), the same wherever its name is: the menu, the lobby, the
+    # table, private messages and results.
+    sign: str = ""
     # Each person has a private message of the game (a goal, a rack, a hand): see ``private``.
     has_private: bool = False
     # Moves are chosen in the private chat (the table shows a button to open it).
@@ -275,8 +274,13 @@ class GameUI:
         """"🥈 <b>Cones</b>: place 2 of 3 · 5 piles of 🟠 orange": the shape of every private result
         (past a medal, the game's sign: a lone "4." would read as the number of a list)."""
         title = game_name(registry.info(self.kind), ctx.lang)
-        mark = MEDALS.get(place) or game_sign(self.kind)
+        mark = MEDALS.get(place) or self.sign
         return f"{mark} <b>{title}</b>: {place_words(ctx.lang, place, places)} · {detail}"
+
+    def your_turn_line(self, ctx: Ctx) -> str:
+        """"⬢ <b>Ingenious</b>: your turn!": the first line of a private message on the reader's turn."""
+        return t(ctx.lang, "{sign} <b>{game}</b>: your turn!", sign=self.sign,
+                 game=game_name(registry.info(self.kind), ctx.lang))
 
     def rules(self, lang: str) -> str:
         raise NotImplementedError

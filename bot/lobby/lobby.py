@@ -32,7 +32,8 @@ from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.numbers import ascii_int
 from bot.words.refusals import Refused
-from bot.words.texts import game_name, game_sign, option_label, option_value_text
+from bot.games import game_sign
+from bot.words.texts import game_name, option_label, option_value_text
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from bot.outgoing.keyboard import MENU, Button
 from bot.storage.store import Game
 from bot.words.i18n import t
 from bot.words.names import in_text
-from bot.words.texts import game_button, games_list, greeting
+from bot.games import game_button, games_list
 
 NEW_GAME = "n."  # the game menu's buttons: ``n.<game>`` opens its lobby where it was pressed
 
@@ -52,7 +52,13 @@ def add_to_group_link(bot_username: str) -> str:
 def game_menu(lang: str, *, greet: bool = False) -> tuple[str, Any]:
     """"Which game shall we play?" (or, when the bot joins a group, a greeting): a line per game
     with what it is like and for how many, and a button per game."""
-    infos = registry.all_infos()
-    rows = [[Button(game_button(gi, lang), f"{NEW_GAME}{gi.id}")] for gi in infos]
-    text = greeting(lang, infos) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(infos, lang)
+    rows = [[Button(game_button(gi, lang), f"{NEW_GAME}{gi.id}")] for gi in registry.all_infos()]
+    text = greeting(lang) if greet else t(lang, "Which game shall we play?") + "\n\n" + games_list(lang)
     return text, keyboard.markup(MENU, None, rows)
+
+
+def greeting(lang: str) -> str:
+    """What the bot says once, when it is added to a group."""
+    return (t(lang, "👋 Hello! I host board games for this group.") + "\n\n" + games_list(lang) + "\n\n"
+            + t(lang, "Tap a game below or write /new and its name; friends tap <b>Join</b>, the host taps "
+                      "<b>Start</b>. Short of players? Add 🤖 computer players in the lobby. /help for more."))

@@ -21,7 +21,7 @@ import time
 
 from bot.records import rating
 from bot.table.changes import Change, Closed, Finished
-from bot.games import adapter_for
+from bot.games import kit_for
 from bot.records.rating import Skill
 from bot.storage.store import Game, GameRecord, GameStore, Rating, RecordSeat, Status
 
@@ -87,7 +87,7 @@ class Records:
             return record
 
     async def _build(self, game: Game) -> GameRecord:
-        ui = adapter_for(game.kind)
+        ui = kit_for(game.kind).ui
         counts = await self.store.move_counts(game.id)
         finished = game.status == Status.FINISHED and game.outcome is not None
         places = game.outcome["places"] if finished else [None] * len(game.seats)

@@ -22,7 +22,7 @@ from engines import registry
 from render.chart import Line, rating_chart
 from render.common import picture_of
 from bot.outgoing import keyboard
-from bot.games import adapter_for
+from bot.games import kit_for
 from bot.words.format import MEDALS, medal, message_link
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import MENU, Button
@@ -138,7 +138,7 @@ class Stats:
         provisional = False  # (a «?» in a name must not bring the note)
         for kind in sorted({p.kind for p in played}):
             mine = [p for p in played if p.kind == kind]
-            adapter = adapter_for(kind)
+            adapter = kit_for(kind).ui
             places = Counter(p.place for p in mine if p.players > 1)
             wins = places.get(1, 0)
             scores = [p.score for p in mine if p.score is not None]
@@ -175,7 +175,7 @@ class Stats:
             # From the figure before their first rated game, then one point after each.
             figures = (mine[0].before,) + tuple(h.after for h in mine)
             provisional = (mine[0].games - 1 < PROVISIONAL_GAMES,) + tuple(h.games < PROVISIONAL_GAMES for h in mine)
-            lines.append(Line(kind, _game(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
+            lines.append(Line(kit_for(kind).look, _game(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
         if not any(len(line.figures) > 2 for line in lines):
             return None
         job = partial(picture_of, rating_chart, lines, title=t(lang, "Rating: {name}", name=clean(name)),

@@ -5,7 +5,7 @@ from typing import Any
 
 from engines import registry
 from bot.outgoing import keyboard
-from bot.games import adapter_for
+from bot.games import game_sign, kit_for
 from bot.games.base import View
 from bot.words.i18n import t
 from bot.outgoing.keyboard import Button
@@ -14,7 +14,7 @@ from bot.table.players import level_word
 from bot.storage.store import Game
 from bot.lobby.menu import LobbyNote, join_link
 from bot.lobby.options import next_turn_minutes
-from bot.words.texts import game_name, game_sign, option_hint, option_label, option_value_text
+from bot.words.texts import game_name, option_hint, option_label, option_value_text
 
 
 def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: str,
@@ -47,7 +47,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
         if info.hidden_info:
             lines.append(t(lang, "🔒 Secrets come by private message: each player opens @{bot} once.",
                            bot=bot_username))
-        if adapter_for(game.kind).moves_in_private:
+        if kit_for(game.kind).ui.moves_in_private:
             lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
         else:
             lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "

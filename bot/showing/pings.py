@@ -27,7 +27,8 @@ from bot.words.names import clean, in_text
 from bot.outgoing.pacing import PERSON, TIDY
 from bot.table.people import People
 from bot.storage.store import GameStore, Status
-from bot.words.texts import game_name, game_sign
+from bot.games import game_sign
+from bot.words.texts import game_name
 
 
 class Pings:

@@ -10,23 +10,22 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from engines import registry
-from bot.games import adapter_for
+from bot.games import kit_for
 from bot.games.base import Ctx, GameUI
+from bot.games.kit import GameKit
 from bot.logs import about
 from bot.storage.store import Game, GameStore, Status
 
 
 @dataclass(eq=False)
 class Match:
-    """One game as the bot holds it: the stored record, its engine and adapter, and the engine
-    state parsed once (None before the game starts). Everyone who holds a match holds the same
+    """One game as the bot holds it: the stored record, its game's kit (engine, adapter, page),
+    and the engine state parsed once (None before the game starts). Everyone who holds a match holds the same
     object, so a move's new state is seen by all; ``gone`` says the book let go of it (a job
     that still holds it does nothing)."""
 
     game: Game
-    eng: ModuleType
-    ui: GameUI
+    kit: GameKit
     bot_username: str
     state: Any = None
     gone: bool = field(default=False)
@@ -34,6 +33,14 @@ class Match:
     @property
     def id(self) -> int:
         return self.game.id
+
+    @property
+    def eng(self) -> ModuleType:
+        return self.kit.engine
+
+    @property
+    def ui(self) -> GameUI:
+        return self.kit.ui
 
     @property
     def running(self) -> bool:
@@ -66,9 +73,9 @@ class GameBook:
     def put(self, game: Game) -> Match:
         """Keep ``game`` (as just read or created), its engine state parsed once."""
         about(game.chat_id, game.id)  # what this task logs from here on is about this game
-        eng = registry.engine(game.kind)
-        state = eng.from_json(game.state) if game.state is not None else None
-        match = Match(game, eng, adapter_for(game.kind), self.bot_username, state)
+        kit = kit_for(game.kind)
+        state = kit.engine.from_json(game.state) if game.state is not None else None
+        match = Match(game, kit, self.bot_username, state)
         old = self._matches.get(game.id)
         if old is not None and old is not match:
             old.gone = True

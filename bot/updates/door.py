@@ -31,7 +31,7 @@ from bot.words.i18n import t
 from bot.words.names import in_plain, in_text
 from bot.words.numbers import ascii_int
 from bot.words.refusals import Refused, is_toast, word, word_html
-from bot.words.texts import GAME_BLURBS, game_button
+from bot.games import game_blurb, game_button
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ class Door:
     async def _rules(self, match: Match, person: Person) -> Answer:
         """📖 Rules: a pop-up with the game in a line for whoever pressed, the full rules in private."""
         info = registry.info(match.game.kind)
-        summary = f"{game_button(info, person.lang)}: {t(person.lang, GAME_BLURBS[info.id][1])}"
+        summary = f"{game_button(info, person.lang)}: {game_blurb(info.id, person.lang)}"
         if await self.people.private_ok(person.id):
             self.messenger.post(person.id, match.ui.rules(person.lang))
             return Answer(summary + "\n" + t(person.lang, "The full rules are in your private chat with me."),

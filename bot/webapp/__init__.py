@@ -2,8 +2,8 @@
 
 Mounted on the bot's one web server (bot/ops/web.py) at ``/app`` when ``WEBAPP_URL`` is set, so the
 page is ``<WEBAPP_URL>/app/``. Every game is played on it (a piece, a place, ✅; lucky's one tap),
-each with its board module (static/boards/<game>.js) and the moves the engine allows with what
-each does (bot/webapp/boards/<game>.py). Every API request carries Telegram's signed ``initData``
+each with its board module and the moves the engine allows with what each does, from the
+game's kit (bot/games/<game>/: board.js, page.py). Every API request carries Telegram's signed ``initData``
 (bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
 a button press (bot/updates/door.py).
 
@@ -14,7 +14,8 @@ a button press (bot/updates/door.py).
     GET  /app/api/games/{id}[?wait=1]       the game as this person may see it (on their turn, the
                                             moves they may make); with If-None-Match and wait,
                                             held until the game changes (live updates)
-    GET  /app/api/games/{id}/placements?tile=k   «Гениально»: placements of a rack tile, with their points
+    GET  /app/api/games/{id}/ask/{query}    what else a game answers the page (its kit's
+                                            page_queries: Ingenious' placements?tile=k)
     POST /app/api/games/{id}/move           {"turn": n, "action": code}: through the door
     POST /app/api/games/{id}/join           a game in its lobby: the lobby's Join, through the door
 

@@ -19,6 +19,7 @@ from aiohttp import web
 from telegram import User
 
 from engines import registry
+from bot.games import kit_for
 from bot.outgoing import keyboard
 from bot.table.book import GameBook
 from bot.updates.door import Door, Where
@@ -26,7 +27,6 @@ from bot.table.people import People, Person
 from bot.storage.store import from_base36
 from bot.words.texts import game_name
 from bot.webapp import auth, views
-from bot.webapp.boards import genial as genial_board
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Live
 
@@ -62,10 +62,11 @@ class PageApi:
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=MAX_BODY)
         app.router.add_get("/", self.page)
+        app.router.add_get("/static/boards/{kind:[a-z0-9_]+}.js", self.board)
         app.router.add_static("/static/", STATIC, append_version=False)
         app.router.add_get("/api/me", self.me)
         app.router.add_get("/api/games/{id}", self.game)
-        app.router.add_get("/api/games/{id}/placements", self.placements)
+        app.router.add_get("/api/games/{id}/ask/{query}", self.ask)
         app.router.add_post("/api/games/{id}/move", self.move)
         app.router.add_post("/api/games/{id}/join", self.join)
         app.on_shutdown.append(self._wake_all)
@@ -118,6 +119,18 @@ class PageApi:
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        """A game's board module, from its kit (bot/games/<game>/board.js); the boards' shared
+        helpers (static/boards/common.js) are a static file."""
+        kind = request.match_info["kind"]
+        try:
+            path = kit_for(kind).board
+        except KeyError:
+            path = STATIC / "boards" / f"{kind}.js"
+            if not path.is_file():
+                raise web.HTTPNotFound() from None
+        return web.FileResponse(path)
+
     async def me(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)
         games = [_summary(match, person.id, person.lang) for match in await self.book.open_of(person.id)]
@@ -149,13 +162,19 @@ class PageApi:
             self._views.move_to_end(tag)
         return data
 
-    async def placements(self, request: web.Request) -> web.Response:
+    async def ask(self, request: web.Request) -> web.Response:
+        """What the page may ask a game besides its JSON (its kit's ``page_queries``: the
+        placements of an Ingenious tile), for the seat of the person who asks, while it runs."""
         person, user = await self._person(request)
         match, seat = await self._match(request, person, user)
         if seat is None or not match.ui.moves_on_page:
             raise _refuse(web.HTTPForbidden, "not your seat")
-        found = genial_board.placements(match, seat, request.query.get("tile", "")) if match.game.kind == "genial" else []
-        return _json({"turn": match.turn, "placements": found})
+        name = request.match_info["query"]
+        query = match.kit.page_queries.get(name)
+        if query is None:
+            raise _refuse(web.HTTPNotFound, "no such question")
+        found = query(match.state, seat, request.query) if match.running else None
+        return _json({"turn": match.turn, name: found})
 
     async def move(self, request: web.Request) -> web.Response:
         """A move from the page, through the door (the same checks, commit, table and pings as

@@ -2,7 +2,7 @@
 
 A seated player gets the engine's view of their own seat (their rack, hand or goal, nobody
 else's) and, on their turn, the moves they may make with what each would do (``play``, from
-bot/webapp/boards); everyone else gets the public view (what the group's table shows). A game
+the game's kit: bot/games/<game>/page.py); everyone else gets the public view (what the group's table shows). A game
 still in its lobby says who sits there and whether this person may join. The page only draws
 what the server says.
 """
@@ -14,8 +14,8 @@ from engines import registry
 from bot.table.book import Match
 from bot.words.format import plain_text
 from bot.storage.store import Status
-from bot.words.texts import game_name, game_sign, option_hint, option_label
-from bot.webapp import boards
+from bot.games import game_sign, kit_for
+from bot.words.texts import game_name, option_hint, option_label
 
 
 def etag(match: Match, seat: int | None, lang: str) -> str:
@@ -61,7 +61,7 @@ def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:
         "moves": own,
         "variants": variants(game.kind, game.options, lang),
         "view": view,
-        "play": boards.play(match, seat) if my_turn else None,
+        "play": match.kit.page_play(match.state, seat) if my_turn else None,
         "story": story,
         "lobby": lobby(match, seat) if game.status == Status.LOBBY else None,
     }

@@ -167,7 +167,7 @@ def test_results_show_tie_break_figures_only_where_they_decided():
     from types import SimpleNamespace
 
     from bot.games.base import Ctx
-    from bot.games.cones import UI
+    from bot.games.cones.ui import UI
     from bot.storage.store import Seat
     from engines.base import options_from_dict
     ui = UI()

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from bot.games import adapter_for
+from bot.games import kit_for
 from engines import registry
 from tests.bot.harness import BotRunner, Player, buttons, start_game
 from tests.bot.test_cli import launch_bot
@@ -62,7 +62,7 @@ async def game_at_its_last_move(fake, db, kind: str) -> tuple:
         await runner.stop()
     user, eng = game.seats[seat].user_id, registry.engine(kind)
     # The move is pressed where the game takes it: the table, or the player's private message.
-    where, message = (user, game.seats[seat].dm_msg) if adapter_for(kind).moves_in_private else (GROUP, game.table_msg)
+    where, message = (user, game.seats[seat].dm_msg) if kit_for(kind).ui.moves_in_private else (GROUP, game.table_msg)
     return game, user, where, message, f"{game.short_id}:{eng.turn(eng.from_json(game.state))}:{code}"
 
 

@@ -8,8 +8,8 @@ import random
 import re
 import time
 
-from bot.games.genial import UI
-from bot.games.genial_entry import PER_PAGE
+from bot.games.genial.ui import UI
+from bot.games.genial.entry import PER_PAGE
 from engines import genial
 from tests.bot.harness import Player, button_data, buttons
 from tests.fakebotapi.spec import Upload

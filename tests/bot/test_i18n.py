@@ -31,13 +31,14 @@ def used_messages():
 def constant_messages():
     """Texts passed to t() through a constant (colour names, option labels, rules)."""
     from bot.games.colours import NAMES
-    from bot.words.texts import GAME_BLURBS, GAME_TAGS, OPTION_LABELS
-    out = list(NAMES.values()) + [blurb for _, blurb in GAME_BLURBS.values()] + list(GAME_TAGS.values())
+    from bot.games import kits
+    from bot.words.texts import OPTION_LABELS
+    out = list(NAMES.values()) + [kit.blurb for kit in kits()] + [kit.tag for kit in kits()]
     for label, hint in OPTION_LABELS.values():
         out += [label, hint]
     for module in ("lucky", "cones", "genial", "trio"):
         try:
-            mod = __import__(f"bot.games.{module}", fromlist=["UI"])
+            mod = __import__(f"bot.games.{module}.ui", fromlist=["UI"])
         except ImportError:
             continue
         out += [v for k, v in vars(mod).items() if k.endswith("_RULES") and isinstance(v, str)]
@@ -220,7 +221,7 @@ def _texts_people_read(lang: str) -> list[tuple[str, str]]:
     import random
     from types import SimpleNamespace
 
-    from bot.games import adapter_for
+    from bot.games import kit_for
     from bot.games.base import Ctx
     from bot.storage.store import Seat
     from bot.words.texts import option_hint, option_label
@@ -229,11 +230,11 @@ def _texts_people_read(lang: str) -> list[tuple[str, str]]:
 
     texts = []
     for info in registry.all_infos():
-        texts.append((f"{info.id} rules", adapter_for(info.id).rules(lang)))
+        texts.append((f"{info.id} rules", kit_for(info.id).ui.rules(lang)))
         for opt in info.options:
             texts.append((f"{info.id} option {opt.key}", option_label(opt.key, lang) + " " + option_hint(opt.key, lang)))
     for kind, options, players in _sample_games():
-        eng, ui = registry.engine(kind), adapter_for(kind)
+        eng, ui = registry.engine(kind), kit_for(kind).ui
         state = eng.setup(players, options_from_dict(eng.Options, options), 7)
         rng = random.Random(7)
         seats = [Seat(i, i + 1, name) for i, name in enumerate(["Анна", "Bob", "Дима", "Clara"][:players])]
@@ -276,12 +277,12 @@ def test_no_raw_option_key_reaches_a_text_people_read(lang):
 def test_a_cancelled_game_says_so_and_asks_nothing():
     from types import SimpleNamespace
 
-    from bot.games import adapter_for
+    from bot.games import kit_for
     from bot.games.base import Ctx
     from bot.storage.store import Seat
     from engines import registry
     for info in registry.all_infos():
-        eng, ui = registry.engine(info.id), adapter_for(info.id)
+        eng, ui = registry.engine(info.id), kit_for(info.id).ui
         for lang, words in (("en", "This game was cancelled."), ("ru", "Игра отменена")):
             game = SimpleNamespace(seats=[Seat(i, i + 1, f"P{i}") for i in range(2)], last_events=[],
                                    short_id="z9", status="cancelled", kind=info.id)

@@ -46,7 +46,7 @@ def test_a_typed_genial_move_in_other_digits_is_refused_with_the_typing_hint():
     from types import SimpleNamespace
 
     from bot.games.base import Alert, Ctx
-    from bot.games.genial import UI
+    from bot.games.genial.ui import UI
     from bot.storage.store import Seat
     from engines import genial, registry
     state = genial.setup(2, registry.info("genial").default_options(), 5)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.trio_text import face_text, tile_text
+from bot.games.trio.text import face_text, tile_text
 from bot.words.names import in_text
 from engines import trio
 from tests.bot.harness import Player, buttons
@@ -329,7 +329,7 @@ def rows_of(view) -> list[list[tuple[str, str]]]:
 def test_placements_come_in_pages_of_ten_with_global_numbers():
     import random
 
-    from bot.games.trio import UI
+    from bot.games.trio.ui import UI
     found = None
     for seed in range(500):
         rng = random.Random(seed)
@@ -367,7 +367,7 @@ def test_placements_come_in_pages_of_ten_with_global_numbers():
 
 
 def test_a_stalemate_is_explained_and_every_hand_revealed_in_both_languages():
-    from bot.games.trio import UI
+    from bot.games.trio.ui import UI
     from engines.base import event_dict
     ui = UI()
     for seed in range(50):
@@ -425,7 +425,7 @@ async def test_a_forced_draw_on_the_first_turn_is_narrated_with_its_roll(fake, r
 def test_a_symbol_reads_as_one_thing_in_both_languages():
     """"red star", «красная звезда»: a colour word agreeing with its shape, never an emoji pair
     ("🔴●" read as two circles); every symbol and every tile has a text of its own."""
-    from bot.games.trio_text import sym_text
+    from bot.games.trio.text import sym_text
     for lang in ("en", "ru"):
         symbols = [sym_text(name, lang) for name in trio.SYMBOLS]
         assert len(set(symbols)) == 9 and all(len(s.split()) == 2 for s in symbols), symbols

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.words.texts import GAME_BLURBS, game_sign
+from bot.games import game_sign, kits
 from engines import registry
 from tests.bot.harness import Player, button_data, buttons, start_game
 
@@ -28,7 +28,7 @@ async def test_every_game_shows_one_sign_in_the_menu_lobby_and_table(fake, runne
         await pair[1].say(GROUP, "/cancel")  # (not the host: refused, the game goes on)
         await pair[0].say(GROUP, "/cancel")
         assert game.status == "cancelled"
-    assert {GAME_BLURBS[k][0] for k in GAME_BLURBS} == {"🎲", "🔺", "⬢", "🔷"}
+    assert {kit.sign for kit in kits()} == {"🎲", "🔺", "⬢", "🔷"}
 
 
 # ---- «your turn» in every game's private turn message -----------------------------------------

@@ -60,7 +60,7 @@ async def test_the_buttons_open_the_page_a_move_from_it_goes_through_the_door(fa
     status, before, other_tag = await pages[other].get(f"/games/{game.short_id}")
     waiting = asyncio.create_task(pages[other].get(f"/games/{game.short_id}?wait=1",
                                                    headers={"If-None-Match": other_tag}))
-    status, found, _ = await pages[mover].get(f"/games/{game.short_id}/placements?tile=0")
+    status, found, _ = await pages[mover].get(f"/games/{game.short_id}/ask/placements?tile=0")
     assert status == 200 and found["placements"]
     choice = found["placements"][0]
     assert set(choice["points"]) <= set(genial.COLOURS)
@@ -106,7 +106,7 @@ async def test_refused_requests_change_nothing(fake, web):
     mover = match.current
     seat = game.seats[mover]
     good = init_data(fake.token, seat.user_id, seat.name)
-    found = (await PageClient(web.base, good).get(f"/games/{game.short_id}/placements?tile=0"))[1]
+    found = (await PageClient(web.base, good).get(f"/games/{game.short_id}/ask/placements?tile=0"))[1]
     move = {"turn": found["turn"], "action": found["placements"][0]["code"]}
     version = (await web.game(game.id)).version
     day_ago = time.time() - 24 * 3600 - 60
@@ -153,7 +153,7 @@ async def test_no_answer_holds_another_players_rack(fake, web):
     match = await web.bot.book.load(game.id)
     for s in game.seats:
         page = PageClient(web.base, init_data(fake.token, s.user_id, s.name))
-        for path in ("/me", f"/games/{game.short_id}", f"/games/{game.short_id}/placements?tile=0"):
+        for path in ("/me", f"/games/{game.short_id}", f"/games/{game.short_id}/ask/placements?tile=0"):
             status, body, _ = await page.get(path)
             assert status == 200
             text = json.dumps(body)
@@ -193,7 +193,7 @@ async def test_a_solo_game_is_played_on_the_page_from_its_table(fake, web):
     page = PageClient(web.base, init_data(fake.token, person.id, "Solo"))
     status, seen, _ = await page.get(f"/games/{game.short_id}")
     assert status == 200 and seen["my_turn"] and seen["view"]["drawn"]
-    status, found, _ = await page.get(f"/games/{game.short_id}/placements?tile=drawn")
+    status, found, _ = await page.get(f"/games/{game.short_id}/ask/placements?tile=drawn")
     assert status == 200 and found["placements"]
     status, moved, _ = await page.post(f"/games/{game.short_id}/move",
                                        {"turn": found["turn"], "action": found["placements"][0]["code"]})

@@ -116,7 +116,7 @@ async def test_the_games_are_the_registrys_and_a_lobby_says_so_and_lets_a_person
     link = watch_param(lobby.short_id, fake.token)
     guest_page = PageClient(web.base, init_data(fake.token, guest.id, "Guest", lang="ru", start_param=link))
     status, me, _ = await guest_page.get("/me")
-    assert status == 200 and [k["id"] for k in me["kinds"]] == list(registry.GAME_IDS)
+    assert status == 200 and [k["id"] for k in me["kinds"]] == list(registry.game_ids())
     assert me["kinds"][1]["title"] == "Конусы" and me["games"] == []
     status, seen, tag = await guest_page.get(f"/games/{lobby.short_id}")
     assert status == 200 and seen["status"] == "lobby" and seen["view"] is None and seen["play"] is None

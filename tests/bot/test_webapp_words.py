@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.games import kits
 from bot.games.glossary import GLOSSARY
 
 STATIC = pathlib.Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
@@ -20,6 +21,11 @@ def russian() -> dict[str, dict[str, str]]:
     text = (STATIC / "i18n.js").read_text(encoding="utf-8")
     table = text.split("/* words */", 1)[1].split("/* end words */", 1)[0]
     return json.loads(table)
+
+
+def scripts() -> list[tuple[str, pathlib.Path]]:
+    """Every script of the page, by its name: the page's own and each game's board."""
+    return [(p.stem, p) for p in sorted(STATIC.rglob("*.js"))] + [(kit.id, kit.board) for kit in kits()]
 
 
 def asked(path: pathlib.Path) -> set[str]:
@@ -55,9 +61,9 @@ def test_the_words_around_the_boards_belong_to_no_game():
 def test_every_word_the_page_asks_for_has_its_russian():
     table = russian()
     missing = []
-    for path in [STATIC / "app.js", STATIC / "lobby.js", *sorted((STATIC / "boards").glob("*.js"))]:
-        sections = ["page"] + ([path.stem] if path.stem in table else [])
-        if path.stem == "common":
+    for stem, path in scripts():
+        sections = ["page"] + ([stem] if stem in table else [])
+        if stem == "common":
             sections = ["page"] + sorted(GLOSSARY)  # shared by every board: each game's words must have it
             missing += [f"{path.name}: {w!r} ({s})" for w in asked(path) for s in sorted(GLOSSARY)
                         if w not in table["page"] and w not in table[s]]
@@ -66,7 +72,7 @@ def test_every_word_the_page_asks_for_has_its_russian():
     assert not missing, "\n".join(missing)
     # Every section's msgid is asked for somewhere (no word left behind); colours and symbols are
     # asked by name (t(colour)).
-    used = set().union(*(asked(p) for p in STATIC.rglob("*.js")))
+    used = set().union(*(asked(p) for _, p in scripts()))
     named = re.compile(r"^(red|orange|yellow|green|blue|purple|pink|hexagon|circle|star)(-\w+)?$")
     unused = [w for section in table.values() for w in section if w not in used and not named.match(w)]
     assert not unused, unused

@@ -13,7 +13,8 @@ from babel.messages.pofile import read_po
 
 from bot.games.glossary import GLOSSARY
 from bot.words.i18n import nt, t
-from bot.words.texts import GAME_BLURBS, GAME_TAGS, OPTION_LABELS
+from bot.games import kit_for, kits
+from bot.words.texts import OPTION_LABELS
 from engines import registry
 from tests.bot.harness import Player, button_data, press_until_over
 
@@ -49,7 +50,7 @@ def game_texts(kind: str) -> list[str]:
     for opt in registry.info(kind).options:
         label, hint = OPTION_LABELS[opt.key]
         out += [t("ru", label), t("ru", hint)]
-    out += [t("ru", GAME_BLURBS[kind][1]), t("ru", GAME_TAGS[kind])]
+    out += [t("ru", kit_for(kind).blurb), t("ru", kit_for(kind).tag)]
     drawing = __import__(f"render.{kind}", fromlist=["WORDS"])
     out += _russian_of(drawing.WORDS)
     return out
@@ -101,7 +102,7 @@ def test_russian_reads_aloud_without_declining_names():
                  "🔷 <b>Trio</b>: lay {tile} at place {k}? It forms {n} sets: {sets}.", 1,
                  tile="синяя звезда + жёлтая звезда", k=1, sets="…")
     assert "выложить жетон «синяя звезда + жёлтая звезда» на место 1?" in confirm
-    from bot.games.cones import CONES_RULES
+    from bot.games.cones.ui import CONES_RULES
     rules = t("ru", CONES_RULES, equal="x", no_same_pile="y")
     assert "Башни (16, 20 или 24) пронумерованы" in rules and "16/20/24" not in rules
     assert t("ru", "Bonus from rack") == "Бонусный ход с подставки"
@@ -126,8 +127,8 @@ def test_russian_reads_aloud_without_declining_names():
 def test_a_lone_fourth_place_is_not_read_as_list_numbering():
     from types import SimpleNamespace
     from bot.games.base import Ctx
-    from bot.games import adapter_for
-    ui = adapter_for("cones")
+    from bot.games import kit_for
+    ui = kit_for("cones").ui
     ctx = Ctx(SimpleNamespace(kind="cones"), None, None, "ru", "bot")
     line = ui.private_line(ctx, 4, [1, 2, 3, 4], "3 башни")
     assert line.startswith("🔺 <b>Конусы</b>: место 4 из 4"), line
@@ -176,7 +177,7 @@ def test_a_finished_table_says_once_that_the_game_is_over(kind):
     import random
     from types import SimpleNamespace
 
-    from bot.games import adapter_for
+    from bot.games import kit_for
     from bot.games.base import Ctx
     from bot.storage.store import Seat
     from engines.base import event_dict
@@ -199,7 +200,7 @@ def test_a_finished_table_says_once_that_the_game_is_over(kind):
     for last in endings:
         game.last_events = last
         for lang, said in (("ru", "окончен"), ("en", "game ends")):
-            text = adapter_for(kind).table(Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="tablebot")).text
+            text = kit_for(kind).ui.table(Ctx(game=game, eng=eng, state=state, lang=lang, bot_username="tablebot")).text
             assert text.lower().count(said) + text.lower().count("game over") == 1, text
 
 
@@ -251,4 +252,4 @@ def test_the_two_genial_games_are_told_apart_where_a_game_is_chosen():
         assert "🎲 Совершенно гениально · жетоны на удачу" in labels and "⬢ Гениально · тайлы на поле" in labels
         assert "<b>Совершенно гениально</b> · жетоны на удачу — " in text
         assert "<b>Гениально</b> · тайлы на поле — " in text
-    assert len(set(GAME_TAGS.values())) == len(GAME_TAGS) == len(GAME_BLURBS)
+    assert len({kit.tag for kit in kits()}) == len(kits()) == len({kit.blurb for kit in kits()})

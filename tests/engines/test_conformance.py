@@ -24,7 +24,7 @@ def player_counts(gid: str) -> list[int]:
     return list(range(gi.min_players, gi.max_players + 1))
 
 
-CASES = [(gid, n, seed) for gid in registry.GAME_IDS for n in player_counts(gid) for seed in SEEDS]
+CASES = [(gid, n, seed) for gid in registry.game_ids() for n in player_counts(gid) for seed in SEEDS]
 
 
 def playout(eng, players: int, seed: int, options=None):

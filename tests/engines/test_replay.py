@@ -14,7 +14,7 @@ from tests.engines.test_conformance import playout
 # What each game hides while it runs: keys of a seat's view that the public view must not have.
 SECRET_KEYS = {"cones": {"goal", "goals"}, "trio": {"hand", "hands", "hand_symbols", "hands_symbols"},
                "genial": {"rack", "racks"}, "lucky": set()}
-CASES = [(gid, players, seed) for gid in registry.GAME_IDS for players in (2, 4) for seed in (0, 1)]
+CASES = [(gid, players, seed) for gid in registry.game_ids() for players in (2, 4) for seed in (0, 1)]
 
 
 @pytest.mark.parametrize("gid,players,seed", CASES)

@@ -2,12 +2,13 @@
 and lighter, the figure now at each line's end."""
 from __future__ import annotations
 
+from bot.games import kit_for, kits
 from render import chart
 from render.common import BACKGROUND, COLOURS, font_sizes, mix
 
 
 def line(kind: str, figures: list[int], end: str) -> chart.Line:
-    return chart.Line(kind, kind.title(), tuple(figures), tuple(i < 5 for i in range(len(figures))), end)
+    return chart.Line(kit_for(kind).look, kind.title(), tuple(figures), tuple(i < 5 for i in range(len(figures))), end)
 
 
 def draw(*lines: chart.Line):
@@ -38,8 +39,9 @@ def test_the_settled_part_is_solid_in_the_games_colour_and_the_provisional_part_
 
 
 def test_every_game_has_its_own_colour_and_shape():
-    assert len({chart.STYLES[k] for k in ("lucky", "cones", "genial", "trio")}) == 4
-    assert len({c for c, _ in chart.STYLES.values()}) == 4 and len({s for _, s in chart.STYLES.values()}) == 4
+    looks = [kit.look for kit in kits()]
+    assert len(set(looks)) == 4
+    assert len({c for c, _ in looks}) == 4 and len({s for _, s in looks}) == 4
 
 
 def test_round_steps():

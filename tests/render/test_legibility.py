@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from bot.games import kit_for
 from engines import cones, genial as g, lucky as L, trio
 from engines.base import random_steps
 from render import chart as rch, common, cones as rc, genial as rg, lucky as rl, trio as rt
@@ -93,7 +94,7 @@ def rating_chart(games: dict[str, int]):
         for _ in range(n):
             figures.append(figures[-1] + steps.randint(-40, 70))
         provisional = tuple(i < 5 for i in range(n + 1))
-        lines.append(rch.Line(kind, f"Игра {kind}", tuple(figures), provisional, f"{figures[-1]}{'?' if n < 5 else ''}"))
+        lines.append(rch.Line(kit_for(kind).look, f"Игра {kind}", tuple(figures), provisional, f"{figures[-1]}{'?' if n < 5 else ''}"))
     return lambda: rch.rating_chart(lines, title="Рейтинг: " + NAMES[0], axis="рейтинговые партии",
                                     provisional_note="пунктир: предварительный")
 

@@ -44,7 +44,10 @@ export class Api {
   game(id, etag, wait, signal) {
     return this.request(`games/${id}${wait ? "?wait=1" : ""}`, { etag, signal });
   }
-  placements(id, tile) { return this.request(`games/${id}/placements?tile=${encodeURIComponent(tile)}`); }
+  // What else a game answers (its kit's page queries): ask(id, "placements", {tile: 2}).
+  ask(id, query, params) {
+    return this.request(`games/${id}/ask/${query}?${new URLSearchParams(params)}`);
+  }
   move(id, turn, action) { return this.request(`games/${id}/move`, { method: "POST", body: { turn, action } }); }
   join(id) { return this.request(`games/${id}/join`, { method: "POST", body: {} }); }
 }

@@ -3,7 +3,7 @@
 The group sees the table (render.genial.table of the public view, the latest placement rimmed)
 with a caption narrating placements and their points per colour, «Ingenious!» bonuses, swaps
 (never a rack) and the end. Each player's private message shows their rack and, on their turn,
-the move entry of bot/games/genial_entry.py (tile → numbered placement on a picture → preview →
+the move entry of bot/games/genial/entry.py (tile → numbered placement on a picture → preview →
 confirm) or the Swap / Keep decision. Moves may also be typed there ("3 F7 F8").
 
 Solo (one player, usually in the private chat): there is no rack, the drawn tile is public, so
@@ -21,8 +21,8 @@ from render.common import picture_of
 from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import fit_caption
 from bot.games.colours import EMOJI, colour
-from bot.games.genial_entry import compose, rack_image, tile_emoji, tile_words
-from bot.games.genial_text import move_error, narrate_events, private_detail, results_text
+from bot.games.genial.entry import compose, rack_image, tile_emoji, tile_words
+from bot.games.genial.text import move_error, narrate_events, private_detail, results_text
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
 from bot.words.numbers import has_foreign_digits
@@ -34,6 +34,7 @@ MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\
 
 class UI(GameUI):
     kind = "genial"
+    sign = "⬢"
     has_private = True
     moves_in_private = True
     moves_on_page = True
@@ -116,7 +117,7 @@ class UI(GameUI):
         rack = view["rack"]
         listing = " · ".join(f"{k + 1} {tile_emoji(tl)}" for k, tl in enumerate(rack)) or "—"
         if view["my_turn"] and not view["over"] and not cancelled(ctx):
-            lines = [ctx.your_turn(), t(lang, "🔒 <b>Your rack</b>: {tiles}", tiles=listing)]
+            lines = [ctx.your_turn(self.your_turn_line(ctx)), t(lang, "🔒 <b>Your rack</b>: {tiles}", tiles=listing)]
         else:
             lines = [t(lang, "🔒 <b>Your rack</b> in Ingenious: {tiles}", tiles=listing)]
         lines.append(self._tracks_line(view, view["holder_of"][seat], lang))

@@ -7,11 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from engines import trio as engine
-from bot.table.book import Match
 
 
-def play(match: Match, seat: int) -> dict[str, Any] | None:
-    state = match.state
+def play(state, seat: int) -> dict[str, Any] | None:
     if engine.current_player(state) != seat:
         return None
     tiles = []

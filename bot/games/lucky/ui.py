@@ -38,6 +38,7 @@ def tokens_text(counts, lang: str) -> str:
 
 class UI(GameUI):
     kind = "lucky"
+    sign = "🎲"
 
     def score(self, outcome: dict, seat: int) -> int | None:
         """Victory points (the rulebook's series scoring)."""

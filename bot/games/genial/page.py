@@ -1,29 +1,28 @@
 """«Гениально» on the page: where a tile of the seat's rack (or the tile drawn from the bag) may
 go now, and what each placement would earn (``engines.genial.scored_placements``), with the
 cells whose lines score (``scoring_cells``: the preview draws them) and the cells' labels as the
-table picture and typed moves name them. Asked per tile (``GET …/placements?tile=k``): a rack's
-every placement at once would be some two thousand."""
+table picture and typed moves name them. Asked per tile (``GET …/ask/placements?tile=k``): a
+rack's every placement at once would be some two thousand."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from engines import genial as engine
 from engines.genial.core import tile_names
-from bot.table.book import Match
 
 
-def play(match: Match, seat: int) -> dict[str, Any] | None:
+def play(state, seat: int) -> dict[str, Any] | None:
     """Nothing up front: the page asks for a tile's placements when the tile is tapped."""
     return None
 
 
-def placements(match: Match, seat: int, tile: str) -> list[dict[str, Any]]:
+def placements(state, seat: int, query: Mapping[str, str]) -> list[dict[str, Any]]:
     """Where ``seat`` may put a tile now: ``tile`` is a rack index ("0".."5") or "drawn" (a tile
     drawn from the bag). Empty when it is not the seat's turn to place. Each entry: the cells of
     the tile's first and second colour and their labels, the action's code, the points per
     colour, and the scoring cells ([q, r, half]: on the line of the first or second half)."""
-    state = match.state
-    if match.current != seat or state.phase not in (engine.PLACE, engine.BONUS):
+    tile = query.get("tile", "")
+    if engine.current_player(state) != seat or state.phase not in (engine.PLACE, engine.BONUS):
         return []
     if tile == "drawn":
         if state.drawn is None:

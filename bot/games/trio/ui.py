@@ -21,7 +21,7 @@ from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import fit_caption, medal
-from bot.games.trio_text import (
+from bot.games.trio.text import (
     face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
 )
 from bot.words.i18n import nt, t
@@ -34,6 +34,7 @@ _PATH = re.compile(r"t(\d{1,2})(?:p(\d{1,3})|c(\d{1,4}))?")
 
 class UI(GameUI):
     kind = "trio"
+    sign = "🔷"
     low_score_wins = True
     has_private = True
     moves_in_private = True

@@ -41,6 +41,7 @@ def piles_text(lang: str, n: int) -> str:
 
 class UI(GameUI):
     kind = "cones"
+    sign = "🔺"
     has_private = True
 
     def score(self, outcome: dict, seat: int) -> int | None:

@@ -8,7 +8,7 @@ from engines.genial.geometry import ROW_LETTERS
 from bot.games.base import Ctx
 from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
-from bot.games.genial_entry import lost_text, tile_words
+from bot.games.genial.entry import lost_text, tile_words
 from bot.words.i18n import nt, t
 
 def _names(ctx: Ctx, seats) -> str:

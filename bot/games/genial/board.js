@@ -236,7 +236,7 @@ export function mount(root, page) {
     const cacheKey = `${game.turn}:${game.view.pending}:${item.tile}`;
     let options = placementCache.get(cacheKey);
     if (!options) {
-      const answer = await page.api.placements(game.id, item.tile);
+      const answer = await page.api.ask(game.id, "placements", { tile: item.tile });
       if (answer.status !== 200) { page.say(t("No connection, trying again…")); return; }
       options = answer.data.placements;
       if (item.colours[0] === item.colours[1]) { // a double: each pair of cells comes once; both ways fit
