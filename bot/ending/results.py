@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.ending.series import SeriesNews
 from bot.outgoing import keyboard
+from bot.outgoing.actions import REMATCH, REPLAY
 from bot.outgoing.keyboard import Button
 from bot.records import rating
 from bot.storage.store import GameRecord
@@ -12,15 +13,13 @@ from bot.table.book import Match
 from bot.words.i18n import t
 from bot.words.names import in_text
 
-REPLAY = "!replay"  # the results' 🎞 (bot/ending/replays.py)
-REMATCH = "!rematch"  # the results' 🔁 (bot/ending/rematch.py)
 
 
 def results_markup(short_id: str, lang: str, *, rematch: bool):
     """The results' buttons: 🎞 the replay of the game, and 🔁 a rematch until it is used."""
-    row = [Button(t(lang, "🎞 Replay"), REPLAY, turn_free=True)]
+    row = [Button(t(lang, "🎞 Replay"), REPLAY(), turn_free=True)]
     if rematch:
-        row.append(Button(t(lang, "🔁 Rematch"), REMATCH, turn_free=True))
+        row.append(Button(t(lang, "🔁 Rematch"), REMATCH(), turn_free=True))
     return keyboard.markup(short_id, None, [row])
 
 

@@ -18,6 +18,8 @@ from engines.base import GameInfo
 from bot.lobby.menu import LobbyNote, join_link
 from bot.lobby.options import TURN_MINUTES, option_problem
 from bot.logs import ids
+from bot.outgoing.actions import (ADD_COMPUTER, CANCEL, COMPUTER_LEVEL, JOIN, LEAVE, OPTION, REMOVE_COMPUTER,
+                                   START, TURN_TIMER)
 from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
 from bot.outgoing.pacing import PERSON
@@ -136,20 +138,20 @@ class Lobby:
         game = match.game
         if game.status != Status.LOBBY:
             raise Refused("started" if game.status == Status.RUNNING else "over")
-        if action == "!join":
+        if JOIN.read(action) is not None:
             return await self.join(match, person)
-        if action == "!leave":
+        if LEAVE.read(action) is not None:
             return await self.leave(match, person)
-        if action == "!start":
+        if START.read(action) is not None:
             return await self.start(match, person)
-        if action == "!cancel":
+        if CANCEL.read(action) is not None:
             return await self.cancel(match, person)
-        if action.startswith("!o."):
-            return await self.set_option(match, person, action[3:])
-        if action == "!bot+" or action.startswith(("!bot-.", "!lvl.")):
+        if (option := OPTION.read(action)) is not None:
+            return await self.set_option(match, person, *option)
+        if any(kind.read(action) is not None for kind in (ADD_COMPUTER, REMOVE_COMPUTER, COMPUTER_LEVEL)):
             return await self.change_computers(match, person, action)
-        if action.startswith("!turn."):
-            return await self.set_turn_timer(match, person, action[6:])
+        if (minutes := TURN_TIMER.read(action)) is not None:
+            return await self.set_turn_timer(match, person, *minutes)
         raise Refused("bad_button")
 
     async def set_turn_timer(self, match: Match, person: Person, raw: str) -> Answer:
@@ -167,8 +169,8 @@ class Lobby:
                       t(person.lang, "The turn timer is off: players take as long as they like."))
 
     async def change_computers(self, match: Match, person: Person, action: str) -> Answer:
-        """The host adds a computer player (``!bot+``), removes one (``!bot-.<seat>``) or changes
-        its level (``!lvl.<seat>``: easy → normal → hard)."""
+        """The host adds a computer player (``ADD_COMPUTER``), removes one (``REMOVE_COMPUTER``) or
+        changes its level (``COMPUTER_LEVEL``: easy → normal → hard)."""
         game = match.game
         if not await self.people.may_manage(game, person.id):
             raise Refused("computers_rights", name=game.host_name)
@@ -178,18 +180,20 @@ class Lobby:
             if game.status != Status.LOBBY:
                 raise Refused("started")
             seats = list(game.seats)
-            if action == "!bot+":
+            if ADD_COMPUTER.read(action) is not None:
                 if len(seats) >= info.max_players:
                     raise Refused("full", n=info.max_players)
                 seats.append(computer_seat(seats, DEFAULT_LEVEL))
             else:
-                index = ascii_int(action.split(".", 1)[1])
+                index = REMOVE_COMPUTER.number(action)
+                if index is None:
+                    index = COMPUTER_LEVEL.number(action)
                 if index is None or index >= len(seats):
                     raise Refused("bad_button")
                 target = seats[index]
                 if not target.is_computer:
                     raise Refused("bad_button")
-                if action.startswith("!bot-."):
+                if REMOVE_COMPUTER.read(action) is not None:
                     seats.remove(target)
                 else:
                     target.level = next_level(target.level)
@@ -264,14 +268,13 @@ class Lobby:
             self._show(match)
         return Answer(t(lang, "You left the lobby."))
 
-    async def set_option(self, match: Match, person: Person, spec: str) -> Answer:
+    async def set_option(self, match: Match, person: Person, key: str, raw: str) -> Answer:
         game = match.game
         lang = person.lang
         if person.id != game.host_id:
             raise Refused("options_host_only")
         info = registry.info(game.kind)
         try:
-            key, raw = spec.rsplit(".", 1)
             opt = info.option(key)
             number = ascii_int(raw)
             if number is None:

@@ -5,6 +5,8 @@ from typing import Any
 
 from engines import registry
 from bot.outgoing import keyboard
+from bot.outgoing.actions import (ADD_COMPUTER, CANCEL, COMPUTER_LEVEL, JOIN, LEAVE, OPTION, REMOVE_COMPUTER,
+                                   RULES, START, TURN_TIMER)
 from bot.games import game_sign, kit_for
 from bot.games.base import View
 from bot.words.i18n import t
@@ -57,27 +59,27 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
         lines.append(note.text(lang, bot_username))
     rows: list[list[Button]] = []
     if not private:
-        rows.append([Button(t(lang, "✋ Join"), "!join", turn_free=True),
-                     Button(t(lang, "🚪 Leave"), "!leave", turn_free=True)])
-    rows.append([Button(t(lang, "▶️ Start"), "!start", turn_free=True),
-                 Button(t(lang, "✖️ Cancel"), "!cancel", turn_free=True)])
+        rows.append([Button(t(lang, "✋ Join"), JOIN(), turn_free=True),
+                     Button(t(lang, "🚪 Leave"), LEAVE(), turn_free=True)])
+    rows.append([Button(t(lang, "▶️ Start"), START(), turn_free=True),
+                 Button(t(lang, "✖️ Cancel"), CANCEL(), turn_free=True)])
     rows += computer_rows(game, info.max_players, lang)
-    extra = [Button(t(lang, "📖 Rules"), "!rules", turn_free=True)]
+    extra = [Button(t(lang, "📖 Rules"), RULES(), turn_free=True)]
     if not private:
         nxt = next_turn_minutes(turn_minutes)
         extra.append(Button(t(lang, "⏰ {now} ▸", now=t(lang, "{n} min", n=f"{turn_minutes:g}") if turn_minutes
-                                                       else t(lang, "off")), f"!turn.{nxt}", turn_free=True))
+                                                       else t(lang, "off")), TURN_TIMER(nxt), turn_free=True))
     rows.append(extra)
     toggles = []
     for opt in info.options:
         value = game.options.get(opt.key, opt.default)
         if opt.kind == "bool":
             toggles.append(Button(f"{'✅' if value else '▫️'} {option_label(opt.key, lang)}",
-                                  f"!o.{opt.key}.{0 if value else 1}", turn_free=True))
+                                  OPTION(opt.key, 0 if value else 1), turn_free=True))
         else:
             nxt = value + 1 if value < opt.maximum else opt.minimum
             shown = option_value_text(opt, value, lang)
-            toggles.append(Button(f"{option_label(opt.key, lang)}: {shown} ▸", f"!o.{opt.key}.{nxt}",
+            toggles.append(Button(f"{option_label(opt.key, lang)}: {shown} ▸", OPTION(opt.key, nxt),
                                   turn_free=True))
     rows += keyboard.chunk(toggles, 2)
     if info.hidden_info:
@@ -89,9 +91,9 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
 def computer_rows(game: Game, max_players: int, lang: str) -> list[list[Button]]:
     """For the host: add a computer player, and per computer seat its level (tap: the next
     level) and a remove button."""
-    rows = [[Button(f"🤖 {s.seat + 1}. {level_word(s.level, lang)} ▸", f"!lvl.{s.seat}", turn_free=True),
-             Button(t(lang, "✖️ Remove"), f"!bot-.{s.seat}", turn_free=True)]
+    rows = [[Button(f"🤖 {s.seat + 1}. {level_word(s.level, lang)} ▸", COMPUTER_LEVEL(s.seat), turn_free=True),
+             Button(t(lang, "✖️ Remove"), REMOVE_COMPUTER(s.seat), turn_free=True)]
             for s in game.seats if s.is_computer]
     if len(game.seats) < max_players:
-        rows.append([Button(t(lang, "🤖 Add a computer player"), "!bot+", turn_free=True)])
+        rows.append([Button(t(lang, "🤖 Add a computer player"), ADD_COMPUTER(), turn_free=True)])
     return rows

@@ -16,6 +16,7 @@ import time
 
 from engines import registry
 from bot.outgoing import keyboard
+from bot.outgoing.actions import AWAY
 from bot.table.background import Background, table_key
 from bot.table.book import Match
 from bot.table.changes import Change, Closed, Due, Finished, Looked, Moved
@@ -140,7 +141,7 @@ class Pings:
                  name=match.ctx(lang).mention(seat), n=minutes_left)
         # The host or an admin may give the seat to a computer for the rest of the game.
         away = keyboard.markup(game.short_id, None, [[Button(
-            t(lang, "🤖 Let a computer play for {name}", name=clean(game.seats[seat].name)), f"!away.{seat}",
+            t(lang, "🤖 Let a computer play for {name}", name=clean(game.seats[seat].name)), AWAY(seat),
             turn_free=True)]])
         turn = match.turn
         await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id, priority=PERSON,

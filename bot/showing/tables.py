@@ -14,6 +14,7 @@ from typing import Any, Callable
 from bot.games.base import View
 from bot.lobby.menu import LobbyNote
 from bot.outgoing import keyboard
+from bot.outgoing.actions import BACK, RULES
 from bot.outgoing.keyboard import Button
 from bot.showing.lobby_view import lobby_message
 from bot.showing.messages import Messages
@@ -185,9 +186,9 @@ class Tables:
                 names = ", ".join(ctx.name(s) for s in lost)
                 view.text += "\n" + t(lang, "⚠️ I cannot write to {names} in private: open @{bot} and press START.",
                                       names=names, bot=self.bot_username)
-            extra = [Button(t(lang, "📖 Rules"), "?rules", turn_free=True)]
+            extra = [Button(t(lang, "📖 Rules"), RULES(), turn_free=True)]
             if any(s.autoplayed and not s.is_computer for s in game.seats):
-                extra.insert(0, Button(t(lang, "🙋 I'm back: my seat"), "!back", turn_free=True))
+                extra.insert(0, Button(t(lang, "🙋 I'm back: my seat"), BACK(), turn_free=True))
             rows = rows + [extra] + self._page_link(match, lang)
         return view, keyboard.markup(game.short_id, ctx.turn, rows)
 

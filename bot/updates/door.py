@@ -19,6 +19,7 @@ from bot.games.base import Act, Alert, Nav
 from bot.words.format import plain_text, toast as fitted_toast
 from bot.lobby.lobby import Lobby
 from bot.outgoing import keyboard
+from bot.outgoing.actions import AWAY, BACK, RULES
 from bot.outgoing.keyboard import MENU, Answer
 from bot.outgoing.messenger import Messenger
 from bot.showing.tables import Tables
@@ -29,7 +30,6 @@ from bot.table.people import People, Person
 from bot.table.play import Play
 from bot.words.i18n import t
 from bot.words.names import in_plain, in_text
-from bot.words.numbers import ascii_int
 from bot.words.refusals import Refused, is_toast, word, word_html
 from bot.games import game_blurb, game_button
 
@@ -90,10 +90,10 @@ class Door:
                 raise Refused("no_game")
             if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
                 raise Refused("other_chat")
+            if RULES.read(press.action) is not None:
+                return await self._rules(match, person)
             if press.action.startswith("!"):
                 return await self._turn_free(match, person, press.action)
-            if press.action == "?rules":
-                return await self._rules(match, person)
             return await self._move(match, person, where, press, data)
         except Refused as refused:
             return Answer(word(refused, lang), alert=not is_toast(refused))
@@ -103,10 +103,10 @@ class Door:
 
     async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
         """A lobby button, or a seat handed to a computer and back."""
-        if action == "!back":
+        if BACK.read(action) is not None:
             return await self._take_back(match, person)
-        if action.startswith("!away."):
-            seat = ascii_int(action.split(".", 1)[1])
+        if AWAY.read(action) is not None:
+            seat = AWAY.number(action)
             if seat is None:
                 raise Refused("bad_button")
             return await self._hand_over(match, person, seat)

@@ -5,8 +5,8 @@ import re
 
 from bot.ending.replays import Replays
 from bot.ending.rematch import Rematch
-from bot.ending.results import REMATCH, REPLAY
 from bot.outgoing import keyboard
+from bot.outgoing.actions import REMATCH, REPLAY
 from bot.outgoing.keyboard import Answer
 from bot.storage.store import from_base36
 from bot.table.book import GameBook
@@ -18,7 +18,7 @@ from bot.words.refusals import Refused
 
 class ResultsRoutes:
     COMMANDS = ()
-    PRESSES = (Press(re.compile(rf"^[0-9a-z]{{1,12}}:-:(?:{re.escape(REPLAY)}|{re.escape(REMATCH)})\Z"), "on_press"),)
+    PRESSES = (Press(re.compile(rf"^[0-9a-z]{{1,12}}:-:(?:{re.escape(REPLAY())}|{re.escape(REMATCH())})\Z"), "on_press"),)
 
     def __init__(self, book: GameBook, replays: Replays, rematch: Rematch):
         self.book = book
@@ -32,6 +32,6 @@ class ResultsRoutes:
             raise Refused("no_game")
         if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
             raise Refused("other_chat")
-        if press.action == REPLAY:
+        if REPLAY.read(press.action) is not None:
             return await self.replays.press(match, person, where.chat_id, where.message_id)
         return await self.rematch.press(match, person)

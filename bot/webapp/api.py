@@ -21,6 +21,7 @@ from telegram import User
 from engines import registry
 from bot.games import kit_for
 from bot.outgoing import keyboard
+from bot.outgoing.actions import JOIN
 from bot.table.book import GameBook
 from bot.updates.door import Door, Where
 from bot.table.people import People, Person
@@ -39,7 +40,6 @@ GAME_ID = re.compile(r"[0-9a-z]{1,12}")
 # ("~…"), a pop-up ("?…") or a lobby button ("!…"), which the page does not send as a move.
 ACTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9,-]{0,23}")
 MAX_BODY = 1024
-JOIN = "!join"  # the lobby's ✋ Join (bot/lobby/lobby.py)
 VIEWS_KEPT = 256  # game views kept, by ETag
 # The page may load Telegram's script and nothing else from elsewhere.
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; "
@@ -203,7 +203,7 @@ class PageApi:
         person, user = await self._person(request)
         match, _ = await self._match(request, person, user)
         answer = await self.door.press(person, Where(None, None, page=True),
-                                       keyboard.data(match.game.short_id, None, JOIN))
+                                       keyboard.data(match.game.short_id, None, JOIN()))
         match = await self.book.load(match.id) or match
         seat = match.game.seat_of(person.id)
         joined = answer.outcome in ("joined", "already")

@@ -40,7 +40,7 @@ async def test_the_lobby_refuses_with_codes_and_changes_nothing(core):
     assert word(refused.value, "ru") == "Нужно хотя бы 2 игрока."
     stranger = await core.person(9, "Stranger")
     with pytest.raises(Refused) as refused:
-        await core.lobby.set_option(match, stranger, "series.1")
+        await core.lobby.set_option(match, stranger, "series", "1")
     assert refused.value.code == "options_host_only"
     with pytest.raises(Refused) as refused:
         await core.lobby.start(match, stranger)

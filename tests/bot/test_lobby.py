@@ -361,3 +361,16 @@ async def test_network_errors_are_retried(fake, runner):
     lobby = fake.last_bot_message(GROUP)
     assert lobby is not None and "Totally Genial" in lobby.text
     assert [r.ok for r in fake.calls("sendMessage", chat_id=GROUP)] == [False, False, True]
+
+
+async def test_the_lobbys_rules_button_tells_the_game_and_sends_the_rules_in_private(fake, runner):
+    """📖 on a lobby answers as 📖 on a table does (it answered «bad button» once: its action was
+    one the door never routed)."""
+    anna, boris, clara, admin, lobby = await cones_lobby(fake, runner)
+    answer = await clara.press(GROUP, lobby.message_id, button_data(lobby, text="📖 Rules"))
+    assert answer["show_alert"] and "Cones" in answer["text"] and "/rules cones" in answer["text"]
+    answer = await boris.press(GROUP, lobby.message_id, button_data(lobby, text="📖 Rules"))
+    assert answer["show_alert"] and "Конусы" in answer["text"] and "в личке" in answer["text"]
+    await runner.idle()
+    assert "Kabaleo" in fake.last_bot_message(2).text  # the full rules, in Boris's private chat
+    assert (await the_game(runner)).status == "lobby" and "Clara" not in fake.message(GROUP, lobby.message_id).text

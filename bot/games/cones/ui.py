@@ -33,6 +33,7 @@ from bot.words.texts import option_label
 
 _PATH = re.compile(r"c\.([a-z])(?:\.(\d{1,2}))?")
 _REFUSED = re.compile(r"x\.([a-z])\.(\d{1,2})")  # a 🚫 pile: the press only explains
+GOAL = "?goal"  # 🔒 My goal: the presser's own goal as a pop-up
 
 
 def piles_text(lang: str, n: int) -> str:
@@ -83,7 +84,7 @@ class UI(GameUI):
                 chips = [Button(f"{colour(c, lang)} ×{n}", f"~c.{engine.LETTER[c]}")
                          for c, n in view["supplies"][current].items() if n]
                 rows += keyboard.chunk(chips, 3)
-            rows.append([Button(t(lang, "🔒 My goal"), "?goal", turn_free=True)])
+            rows.append([Button(t(lang, "🔒 My goal"), GOAL, turn_free=True)])
         else:
             lines.append(t(lang, "Game over: every goal is revealed."))
         names = ctx.plain_names
@@ -139,7 +140,7 @@ class UI(GameUI):
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
         lang = ctx.lang
-        if action == "?goal":
+        if action == GOAL:
             if seat is None:
                 raise Refused("not_playing")
             goal = ctx.seat_view(seat)["goal"]
