@@ -17,6 +17,7 @@ from typing import Awaitable, Callable
 from bot.ending.finisher import Finisher
 from bot.ending.rematch import Rematch
 from bot.ending.replays import Replays
+from bot.ending.series import SeriesSuccessor
 from bot.lobby.links import DeepLinks
 from bot.lobby.lobby import Lobby
 from bot.lobby.new import NewGame
@@ -141,12 +142,13 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     tables = Tables(table.book, store, Messages(messenger, table.background, render), table.people, table.turns,
                     table.background, webapp_url=webapp_url, group_link=group_link)
     pings = Pings(store, messenger, table.people, table.background, quiet_seconds=ping_quiet_seconds)
-    ending = EndingRoom(Finisher(store, messenger, table.people, table.background, records, table.play, tables),
+    rematch = Rematch(table.book, lobbies.lobby, table.people, messenger, table.background)
+    # What follows a game, in the order each hears it (a rematch only where a series does not go on).
+    successors = [SeriesSuccessor(store, table.play), rematch]
+    ending = EndingRoom(Finisher(store, messenger, table.people, table.background, tables, successors),
                         Replays(store, messenger, table.people, table.background, render=render),
-                        Rematch(table.book, lobbies.lobby, table.people, messenger, table.background),
-                        records, Stats(store, table.people, messenger, render=render))
-    # The order they hear a change in: recorded first (the results show the ratings it moved),
-    # the table before the ping (a ping links to the table as it is now), the end of a game last.
+                        rematch, records, Stats(store, table.people, messenger, render=render))
+    # Whoever follows another's work waits for its milestone (match.stages), not for its turn here.
     for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear):
         table.changes.subscribe(listener)
     owner = Owner(store, table.people, messenger, owner_id=owner_id, errors=errors, database=database)
@@ -176,7 +178,7 @@ def _lobbies(store: GameStore, messenger: Messenger, table: TableRoom, bot_usern
 
 def _updates(messenger: Messenger, table: TableRoom, lobbies: LobbyRoom, tables: Tables,
              ending: EndingRoom, owner: Owner, bot_username: str) -> UpdatesRoom:
-    door = Door(table.book, table.play, lobbies.lobby, tables, table.people, table.changes, messenger,
+    door = Door(table.book, table.play, lobbies.lobby, table.people, table.changes, messenger,
                 bot_username=bot_username)
     help_ = Help(router.commands(), bot_username=bot_username)
     features = [

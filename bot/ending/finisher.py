@@ -1,11 +1,13 @@
 """The end of a game, in one place (as lila's ``Finisher``).
 
-A game that finished: its series counts it and its next game is seated; once the final table and
+A game that finished: once it is recorded, what follows it hears of it (``bot/ending/after.py``:
+the series counts it and seats its next game, 🔁 offers a rematch); once the final table and
 private messages show the last move, the group gets the results (the game's own words, each
-person's rating change, the series' standings, 🎞 and 🔁), the next game of a series starts below
-them, and each person gets their own result in private where the game has no private message to
-end with it. A game that was cancelled while running: the group is told why, and its messages
-lose their buttons.
+person's rating change, what its successors add: the series' standings, 🎞 and 🔁), what
+follows goes on (the next game of a series starts below them), and each person gets their own
+result in private where the game has no private message to end with it. A game that was
+cancelled while running: the group is told why, and its messages lose their buttons. Then the
+bot lets go of the game (``match.stages``: ``ended``, then ``released``).
 
 Each of these goes out once across any stop. What must not be posted twice stores its intent
 when its request leaves for Telegram, not while it waits for its turn in the group's queue: a
@@ -15,20 +17,21 @@ it. When everything of an end has gone out, the game is marked ``end_shown``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Sequence
+
 from engines import registry
+from bot.ending.after import End, Successor
 from bot.ending.private import PrivateResults
 from bot.ending.results import results_message
-from bot.ending.series import SeriesNews, Standings
 from bot.outgoing.messenger import Messenger, Result
 from bot.outgoing.pacing import PERSON
-from bot.records.records import Records
 from bot.showing.tables import Tables
 from bot.storage.store import UNKNOWN_MESSAGE, GameStore
 from bot.table.background import Background, TryLater
 from bot.table.book import Match
 from bot.table.changes import Change, Closed, Finished
 from bot.table.people import People
-from bot.table.play import Play
 from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.texts import game_name
@@ -36,42 +39,44 @@ from bot.words.texts import game_name
 
 class Finisher:
     def __init__(self, store: GameStore, messenger: Messenger, people: People, background: Background,
-                 records: Records, play: Play, tables: Tables):
+                 tables: Tables, successors: Sequence[Successor]):
         self.store = store
         self.messenger = messenger
         self.people = people
         self.background = background
-        self.records = records
-        self.play = play
         self.tables = tables
-        self.standings = Standings(store)
+        self.successors = tuple(successors)
         self.private = PrivateResults(store, messenger, people)
 
     def hear(self, change: Change) -> None:
         """A game is over: show its end (subscribed to ``bot.table.changes.Changes``)."""
         match = change.match
         if isinstance(change, Finished):
-            self.background.schedule(("end", match.id), lambda: self._count(match))
+            self.background.schedule(("end", match.id), lambda: self._follow(match))
         elif isinstance(change, Closed):
             self.background.schedule(("closed", match.id), lambda: self._closed(change))
 
-    async def _count(self, match: Match) -> None:
-        """The series counts the game and its next game is seated at once (so that no other game
-        takes the group's place meanwhile); it is shown once the results are."""
-        news = await self.standings.record(match)
-        following = None
-        if news is not None and news.next_seats is not None:
-            following = await self.play.next_in_series(match, news.next_seats)
-        self.background.schedule(("results", match.id), lambda: self._show(match, news, following))
+    async def _follow(self, match: Match) -> None:
+        """Once the game is recorded, what follows it hears of it, each in turn (a series seats its
+        next game at once, so that no other game takes the group's place meanwhile); the results
+        show what they add."""
+        end = End(match, await match.stages.recorded.wait())
+        for successor in self.successors:
+            sequel = await successor.follow(end)
+            if sequel is not None:
+                end = replace(end, sequels=end.sequels + (sequel,))
+        self.background.schedule(("results", match.id), lambda: self._show(end))
 
-    async def _show(self, match: Match, news: SeriesNews | None, following: Match | None) -> None:
-        """Post the results below the final table (after its last edit), once; then start the
-        next game of a series below them, send the private results and let the game go."""
-        await self.tables.settled(match)
+    async def _show(self, end: End) -> None:
+        """Post the results below the final table (after its last edit), once; then what follows
+        goes on (the next game of a series starts below them), the private results go out and
+        the bot lets go of the game."""
+        match = end.match
+        await match.stages.messages_caught_up()
         game = match.game
         if game.results_msg is None:
             lang = await self.people.chat_lang(game.chat_id)
-            text, markup = results_message(match, lang, await self.records.record(game), news)
+            text, markup = results_message(match, lang, end.record, end.sequels)
 
             async def leaving() -> None:
                 game.results_msg = UNKNOWN_MESSAGE  # from now on they may be there: never again
@@ -85,14 +90,16 @@ class Finisher:
                 raise TryLater()  # surely not posted (Telegram did not take it): again later
             # UNSURE (the connection broke after the request went out): it may be there, so
             # it is not posted a second time.
-        if following is not None:
-            self.play.after_start(following)
+        for sequel in end.sequels:
+            if sequel.then is not None:
+                sequel.then()
+        match.stages.ended.reach()
         self.background.schedule(("private results", game.id), lambda: self._private(match))
-        self.tables.let_go(match)
 
     async def _private(self, match: Match) -> None:
         await self.private.send(match)
         await self._shown(match)
+        await self.tables.release(match)
 
     async def _closed(self, change: Closed) -> None:
         """A running game was cancelled: say why, take its buttons off, the table says so too
@@ -110,6 +117,8 @@ class Finisher:
                                            leaving=lambda: self._shown(match))
             await self.tables.strip(match)
         await self._shown(match)
+        match.stages.ended.reach()
+        await self.tables.release(match)
 
     async def _shown(self, match: Match) -> None:
         """Everything of the game's end went out (or may have): a restart leaves it alone."""

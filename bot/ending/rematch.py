@@ -1,12 +1,14 @@
 """🔁 under the results: a new lobby with the same options, hosted by whoever tapped it (they
 want the game), with the computers of last time; the other players of last time are asked, in
-the lobby, to tap Join. The button goes once used; a second tap is told where the lobby is, and
+the lobby, to tap Join. It follows every game (``bot/ending/after.py``) whose play does not go on
+by itself (a series). The button goes once used; a second tap is told where the lobby is, and
 nothing is posted. A rematch lobby that is cancelled (or left by everyone) gives the results
 their 🔁 back."""
 from __future__ import annotations
 
 from engines import registry
-from bot.ending.results import results_markup
+from bot.ending.after import End, Sequel
+from bot.ending.results import rematch_button, results_markup
 from bot.lobby.lobby import Lobby
 from bot.lobby.menu import LobbyNote
 from bot.outgoing.keyboard import Answer
@@ -33,6 +35,12 @@ class Rematch:
         self.background = background
         self._taken: dict[tuple[int, int], None] = {}  # results whose 🔁 is off, oldest first
         self._rematches: dict[int, Game] = {}  # a rematch lobby's id -> the game it came from
+
+    async def follow(self, end: End) -> Sequel | None:
+        """🔁 under the results, unless play goes on by itself."""
+        if any(sequel.goes_on for sequel in end.sequels):
+            return None
+        return Sequel(buttons=lambda lang: [rematch_button(lang)])
 
     def hear(self, change: Change) -> None:
         """A rematch lobby closed without its game starting: the results get their 🔁 back."""

@@ -1,9 +1,10 @@
 """What the group reads when a game is over: the results (the game's own words), each person's
-rating change, a series' standings, and the results' buttons (🎞 the replay, 🔁 a rematch).
-Pure: a game, its record and a language in; text and buttons out."""
+rating change, what follows the game (a series' standings; ``bot/ending/after.py``), and the
+results' buttons (🎞 the replay, and what follows offers: 🔁 a rematch).
+Pure: a game, its record, its sequels and a language in; text and buttons out."""
 from __future__ import annotations
 
-from bot.ending.series import SeriesNews
+from bot.ending.after import Sequel
 from bot.outgoing import keyboard
 from bot.outgoing.actions import REMATCH, REPLAY
 from bot.outgoing.keyboard import Button
@@ -17,10 +18,15 @@ from bot.words.names import in_text
 
 def results_markup(short_id: str, lang: str, *, rematch: bool):
     """The results' buttons: 🎞 the replay of the game, and 🔁 a rematch until it is used."""
-    row = [Button(t(lang, "🎞 Replay"), REPLAY(), turn_free=True)]
-    if rematch:
-        row.append(Button(t(lang, "🔁 Rematch"), REMATCH(), turn_free=True))
-    return keyboard.markup(short_id, None, [row])
+    return keyboard.markup(short_id, None, [[replay_button(lang)] + ([rematch_button(lang)] if rematch else [])])
+
+
+def replay_button(lang: str) -> Button:
+    return Button(t(lang, "🎞 Replay"), REPLAY(), turn_free=True)
+
+
+def rematch_button(lang: str) -> Button:
+    return Button(t(lang, "🔁 Rematch"), REMATCH(), turn_free=True)
 
 
 def rating_lines(record: GameRecord | None, lang: str) -> str:
@@ -41,13 +47,9 @@ def rating_lines(record: GameRecord | None, lang: str) -> str:
     return "\n".join(lines)
 
 
-def results_message(match: Match, lang: str, record: GameRecord | None, news: SeriesNews | None):
-    """The results message: its text and buttons (a series goes on by itself: no 🔁)."""
-    text = match.ui.results(match.ctx(lang))
-    note = rating_lines(record, lang)
-    if note:
-        text += "\n\n" + note
-    if news is not None:
-        text += "\n\n" + news.text(lang)
-    rematch = news is None or news.next_seats is None
-    return text, results_markup(match.game.short_id, lang, rematch=rematch)
+def results_message(match: Match, lang: str, record: GameRecord | None, sequels: tuple[Sequel, ...] = ()):
+    """The results message: its text and buttons, with what follows the game."""
+    parts = [match.ui.results(match.ctx(lang)), rating_lines(record, lang)]
+    parts += [sequel.words(lang) for sequel in sequels if sequel.words is not None]
+    row = [replay_button(lang)] + [b for sequel in sequels if sequel.buttons is not None for b in sequel.buttons(lang)]
+    return "\n\n".join(part for part in parts if part), keyboard.markup(match.game.short_id, None, [row])

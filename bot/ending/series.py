@@ -1,14 +1,18 @@
 """A series: several games in a row by the same people, of any kind.
 
 ``Standings.record`` adds a finished game's series points (the adapter's ``series_points``: by
-place, or lucky's victory points) to its series and says who sits where in the next game; the
-Finisher (``bot/ending/finisher.py``) shows the standings below the results and starts that game.
+place, or lucky's victory points) to its series and says who sits where in the next game.
+``SeriesSuccessor`` follows every game (``bot/ending/after.py``): a game of a series is counted,
+its next game seated at once, the standings shown below the results, and that game started
+once they are posted.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.ending.after import End, Sequel
 from bot.table.book import Match
+from bot.table.play import Play
 from bot.words.format import points_text, whole
 from bot.words.i18n import t
 from bot.words.names import in_text
@@ -78,3 +82,20 @@ class Standings:
         # sit two apart, and a rotation keeps them so).
         rotated = game.seats[1:] + game.seats[:1]
         return SeriesNews(series, names, [s.moved_to(i) for i, s in enumerate(rotated)], gained)
+
+
+class SeriesSuccessor:
+    """What follows a game of a series: its standings, and the next game (no 🔁 while it goes on)."""
+
+    def __init__(self, store: GameStore, play: Play):
+        self.standings = Standings(store)
+        self.play = play
+
+    async def follow(self, end: End) -> Sequel | None:
+        news = await self.standings.record(end.match)
+        if news is None:
+            return None
+        goes_on = news.next_seats is not None
+        following = await self.play.next_in_series(end.match, news.next_seats) if goes_on else None
+        return Sequel(words=news.text, goes_on=goes_on,
+                      then=(lambda: self.play.after_start(following)) if following is not None else None)

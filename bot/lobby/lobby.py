@@ -52,33 +52,32 @@ class Lobby:
         self.messenger = messenger
         self.bot_username = book.bot_username
         self.default_timeout_minutes = timeout_minutes
-        # A line under a lobby's players (who joined from the private chat, whom Start waits for).
-        self._notes: dict[int, LobbyNote] = {}
 
     # ---- telling the display (through the change bus, as the game loop does) ---------------
 
-    def _set_note(self, game_id: int, note: LobbyNote | None) -> None:
-        if note is None:
-            self._notes.pop(game_id, None)
-        else:
-            self._notes[game_id] = note
+    @staticmethod
+    def _set_note(match: Match, note: LobbyNote | None) -> None:
+        """The line under the lobby's players (who joined from the private chat, whom Start waits
+        for), kept with the match."""
+        match.scratch.lobby_note = note
 
     def _show(self, match: Match) -> None:
         """The lobby message shows the lobby as it is now, with its note."""
-        self.changes.publish(LobbyChanged(match, self._notes.get(match.id)))
+        self.changes.publish(LobbyChanged(match))
 
     def note(self, game_id: int) -> LobbyNote | None:
-        return self._notes.get(game_id)
+        match = self.book.cached(game_id)
+        return match.scratch.lobby_note if match is not None else None
 
     def clear_note(self, match: Match) -> None:
         """The lobby's note no longer holds (who joined, whom Start waited for)."""
-        self._set_note(match.id, None)
+        self._set_note(match, None)
         self._show(match)
 
     def _close(self, match: Match, text: str | None) -> None:
         """The lobby is over (started, cancelled, left): its message says ``text`` without buttons
         (None: nothing more is said, the group is gone)."""
-        self._notes.pop(match.id, None)
+        self._set_note(match, None)
         self.changes.publish(LobbyClosed(match, text))
 
     async def open(self, *, chat_id: int, thread_id: int, person: Person, info: GameInfo, options: dict,
@@ -117,7 +116,7 @@ class Lobby:
                 await self.play.begin(match)
             self.play.after_start(match)
             return match
-        self._set_note(game.id, note)
+        self._set_note(match, note)
         self._show(match)
         self.arm_timeout(match)
         self.changes.publish(LobbyOpened(match))  # those who asked with /nextgame hear of it in private
@@ -200,7 +199,7 @@ class Lobby:
             game.seats = [s.moved_to(i) for i, s in enumerate(seats)]
             name_seats(game.seats, chat_lang)
             await self.store.save_game(game, seats_changed=True)
-            self._set_note(game.id, None)
+            self._set_note(match, None)
         self._show(match)
         self.arm_timeout(match)
         return Answer()
@@ -224,7 +223,7 @@ class Lobby:
             await self.store.save_game(game, seats_changed=True)
             await self.people.remember(person)
             joined = LobbyNote("joined", {"name": game.seats[-1].name})  # as the table calls them
-            self._set_note(game.id, joined if via_private else None)
+            self._set_note(match, joined if via_private else None)
         self._show(match)
         self.arm_timeout(match)
         return Answer(t(lang, "You joined the game."), outcome="joined")
@@ -259,7 +258,7 @@ class Lobby:
                 if game.host_id == person.id:
                     game.host_id = next(s.user_id for s in remaining if not s.is_computer)
                 await self.store.save_game(game, seats_changed=True)
-            self._set_note(game.id, None)
+            self._set_note(match, None)
         if closed:
             lang_chat = await self.people.chat_lang(game.chat_id)
             self.timers.stop("lobby", game.id)
@@ -307,9 +306,9 @@ class Lobby:
                 raise Refused("too_few", n=info.min_players)
             if len(game.seats) == 1 and game.chat_id < 0:
                 # Alone in a group: friends could still come. Solo only when the host insists.
-                note = self._notes.get(game.id)
+                note = match.scratch.lobby_note
                 if note is None or note.code != "solo":
-                    self._set_note(game.id, LobbyNote("solo"))
+                    self._set_note(match, LobbyNote("solo"))
                     self._show(match)
                     raise Refused("alone")
             problem = option_problem(info, game.options, len(game.seats))
@@ -320,7 +319,7 @@ class Lobby:
                            if not s.is_computer and not await self.people.private_ok(s.user_id)]
                 if missing:
                     waiting = tuple(s.name for s in missing)
-                    self._set_note(game.id, LobbyNote("waiting", {"names": waiting}))
+                    self._set_note(match, LobbyNote("waiting", {"names": waiting}))
                     self._show(match)
                     if any(s.user_id == person.id for s in missing):
                         # Not her own name as if about someone else: what she herself must do.

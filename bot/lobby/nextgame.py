@@ -79,7 +79,7 @@ class NextGame:
         if not waiting:
             return
         await self.people.set_chat_setting(game.chat_id, KEY, [])
-        await self.background.settled(("lobby", match.id))
+        await match.stages.lobby.caught_up()  # the lobby message is there: the link needs its id
         chat = await self.people.store.chat(game.chat_id)
         title = in_text(chat.title) if chat and chat.title else "—"
         info = registry.info(game.kind)

@@ -3,10 +3,10 @@ places, scores, options, when, in which group and topic; and the ratings it move
 
 ``Records`` hears ``Finished`` and ``Closed`` (``bot/table/changes.py``) and records the game in the
 background, once: ``GameStore.record_game`` refuses a game recorded already, and recordings
-take turns (one lock) so that two games never read the same rating. The results message
-(``bot/ending``) asks ``record`` for the rating changes, which records the game first if it is
-not yet (so the results and the ratings always agree, across a restart too). At start-up ``catch_up`` records, in
-the order they ended, every game the store holds without a record: games of an older version
+take turns (one lock) so that two games never read the same rating. The match's ``recorded``
+milestone (``bot/table/stages.py``) then carries the record, with the rating changes the results
+(``bot/ending``) show: the same record across a restart too. At start-up ``catch_up`` records,
+in the order they ended, every game the store holds without a record: games of an older version
 (the back-fill) and games the bot stopped before recording.
 
 Not rated: a cancelled game, a game with one side (solo), a game in which no person made a
@@ -23,7 +23,8 @@ from bot.records import rating
 from bot.table.changes import Change, Closed, Finished
 from bot.games import kit_for
 from bot.records.rating import Skill
-from bot.storage.store import Game, GameRecord, GameStore, Rating, RecordSeat, Status
+from bot.storage.store import Game, GameRecord, GameStore, Rating, RecordSeat, Status, StoreUnavailable
+from bot.table.book import Match
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +43,18 @@ class Records:
 
     def hear(self, change: Change) -> None:
         if isinstance(change, (Finished, Closed)):
-            game = change.match.game
-            self.background.schedule(("record", game.id), lambda: self._record_soon(game))
+            match = change.match
+            self.background.schedule(("record", match.id), lambda: self._record_soon(match))
 
-    async def _record_soon(self, game: Game) -> None:
-        await self.record(game)
+    async def _record_soon(self, match: Match) -> None:
+        try:
+            record = await self.record(match.game)
+        except StoreUnavailable:
+            raise  # the job runs again (bot/table/background.py): whoever waits, waits on
+        except Exception as exc:
+            match.stages.recorded.fail(exc)
+            raise
+        match.stages.recorded.reach(record)
         await self.prune()
 
     async def catch_up(self) -> int:

@@ -13,7 +13,7 @@ from bot.outgoing.pacing import TIDY
 from bot.table.background import Background, TryLater
 
 # A new message that may or may not have arrived is posted again only this much later, if nobody
-# pressed a button on it meanwhile (which tells its id: ``Tables.adopt``).
+# pressed a button on it meanwhile (which tells its id: ``Play.adopt``).
 UNSURE_SECONDS = 30.0
 
 

@@ -17,7 +17,7 @@ import time
 from engines import registry
 from bot.outgoing import keyboard
 from bot.outgoing.actions import AWAY
-from bot.table.background import Background, table_key
+from bot.table.background import Background
 from bot.table.book import Match
 from bot.table.changes import Change, Closed, Due, Finished, Looked, Moved
 from bot.words.format import message_link
@@ -40,14 +40,12 @@ class Pings:
         self.people = people
         self.background = background
         self.quiet_seconds = quiet_seconds
-        self._in_group: dict[int, int] = {}  # game id -> the group ping to delete next time
-        self._pressed: dict[tuple[int, int], float] = {}  # (game id, user id) -> last press
 
     def hear(self, change: Change) -> None:
         """Ping whom a change of a game concerns (subscribed to ``bot.table.changes.Changes``)."""
         match = change.match
         if isinstance(change, Looked):
-            self._pressed[(match.id, change.user_id)] = time.monotonic()
+            match.scratch.looked[change.user_id] = time.monotonic()
         elif isinstance(change, Moved):
             if change.turn_passed and match.game.status == Status.RUNNING:
                 self._turn_passed(match, change.after)
@@ -56,8 +54,8 @@ class Pings:
         elif isinstance(change, (Finished, Closed)):
             self._game_over(match)
 
-    def _looking(self, game_id: int, user_id: int) -> bool:
-        last = self._pressed.get((game_id, user_id))
+    def _looking(self, match: Match, user_id: int) -> bool:
+        last = match.scratch.looked.get(user_id)
         return last is not None and time.monotonic() - last < self.quiet_seconds
 
     def _turn_passed(self, match: Match, seat: int) -> None:
@@ -66,7 +64,7 @@ class Pings:
         entry = match.game.seats[seat]
         if entry.is_computer or entry.autoplayed or match.ui.moves_in_private:
             return
-        if self._looking(match.id, entry.user_id):
+        if self._looking(match, entry.user_id):
             return
         turn = match.turn
 
@@ -84,7 +82,7 @@ class Pings:
         if row is not None and not row.notify or not still():
             return
         if row is not None and row.private_ok and await self._ping_in_private(match, user_id, row.ping_msg):
-            self._clear_group_ping(game.id, game.chat_id)
+            self._clear_group_ping(match)
             return
         self.background.schedule(("mention", game.id), lambda: self._mention(match, seat, still))
 
@@ -92,15 +90,15 @@ class Pings:
         """The ping as a mention in the group: once the table's edit that shows the turn is out
         (the group sees the turn, then hears of it), before the table's next edits (a person is
         waiting), and not at all once the turn has passed; the previous mention goes after it."""
-        await self.background.settled(table_key(match.id))
+        await match.stages.table.caught_up()
         game = match.game
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "🔔 {name}, your turn.", name=match.ctx(lang).mention(seat))
         sent = await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON,
                                               still=still)
         if sent.message is not None:
-            self._clear_group_ping(game.id, game.chat_id)
-            self._in_group[game.id] = sent.message.message_id
+            self._clear_group_ping(match)
+            match.scratch.group_ping = sent.message.message_id
 
     async def _ping_in_private(self, match: Match, user_id: int, previous: int | None) -> bool:
         game = match.game
@@ -147,17 +145,15 @@ class Pings:
         await self.messenger.send_text(game.chat_id, text, away, thread_id=game.thread_id, priority=PERSON,
                                        still=lambda: not match.gone and match.turn == turn)
 
-    def _clear_group_ping(self, game_id: int, chat_id: int) -> None:
+    def _clear_group_ping(self, match: Match) -> None:
         """The last mention in the group goes (clean-up: after everything else the group waits for)."""
-        previous = self._in_group.pop(game_id, None)
+        previous, match.scratch.group_ping = match.scratch.group_ping, None
         if previous is not None:
-            self.background.schedule(("unmention", game_id, previous),
+            chat_id = match.game.chat_id
+            self.background.schedule(("unmention", match.id, previous),
                                      lambda: self.messenger.delete(chat_id, previous, priority=TIDY))
 
     def _game_over(self, match: Match) -> None:
         """The game ended or closed: no more pings; its last group ping goes. (Each person's own
         result in private is the end of a game's: ``bot/ending/private.py``.)"""
-        game = match.game
-        for seat in game.seats:
-            self._pressed.pop((game.id, seat.user_id), None)
-        self._clear_group_ping(game.id, game.chat_id)
+        self._clear_group_ping(match)

@@ -4,7 +4,9 @@ results are the end of a game's: ``bot/ending``).
 Tables hears every change of a game (``bot/table/changes.py``) and redraws what it affects in the
 background (``bot/table/background.py``), from the latest state, so a burst of moves becomes one edit;
 the Messenger paces the writes per group; ``messages.py`` skips what would change nothing. A job
-whose game has gone (finished and shown, cancelled) does nothing.
+whose game has gone (finished and shown, cancelled) does nothing. Each redraw reaches its
+milestone on the match (``match.stages``: the table, a seat's private message, the lobby) when
+it is done, shown or given up on, for whoever waits to follow it.
 """
 from __future__ import annotations
 
@@ -12,17 +14,17 @@ import logging
 from typing import Any, Callable
 
 from bot.games.base import View
-from bot.lobby.menu import LobbyNote
 from bot.outgoing import keyboard
 from bot.outgoing.actions import BACK, RULES
 from bot.outgoing.keyboard import Button
 from bot.showing.lobby_view import lobby_message
 from bot.showing.messages import Messages
 from bot.storage.store import GameStore, Status
-from bot.table.background import Background, table_key
+from bot.table.background import Background
 from bot.table.book import GameBook, Match
-from bot.table.changes import (Change, Closed, LobbyChanged, LobbyClosed, Moved, SeatChanged, Shown, Started,
+from bot.table.changes import (Change, LobbyChanged, LobbyClosed, Moved, Outdated, SeatChanged, Shown, Started,
                                Summoned)
+from bot.table.stages import Progress
 from bot.table.people import People
 from bot.table.turns import TurnPolicy
 from bot.words.i18n import t
@@ -45,12 +47,6 @@ class Tables:
         self.turns = turns
         self.background = background
         self.bot_username = book.bot_username
-        # Where each player is in composing a move (a navigation path of the game's adapter).
-        self._table_path: dict[int, str] = {}
-        self._dm_path: dict[tuple[int, int], str] = {}
-        self._lobby_notes: dict[int, LobbyNote] = {}
-        self._unreachable: set[tuple[int, int]] = set()
-        self._repost: set[int] = set()  # games whose lobby or table /board asked to bring down
 
     # ---- what happened to a game ---------------------------------------------------------
 
@@ -61,26 +57,24 @@ class Tables:
             self.schedule_table(match)
             self.schedule_private_all(match, bump_current=False)
         elif isinstance(change, Moved):
-            self._clear_paths(match)
+            match.scratch.paths.clear()  # every half-composed move starts again
             self.schedule_table(match)
             # Moving the private message down notifies the player, where moves are made there.
             self.schedule_private_all(match, bump_current=match.ui.moves_in_private and change.turn_passed)
         elif isinstance(change, SeatChanged):
             self.schedule_table(match)
             self.schedule_private(match, change.seat, bump=change.back)
-        elif isinstance(change, Closed):
-            self.let_go(match)  # once the Finisher has said why (bot/ending/finisher.py)
         elif isinstance(change, Shown):
             self._show_again(match)
+        elif isinstance(change, Outdated):
+            self.redraw(match, change.where, change.seat)
         elif isinstance(change, LobbyChanged):
-            self._lobby_notes[match.id] = change.note
             self.schedule_lobby(match)
         elif isinstance(change, LobbyClosed):
-            self._lobby_notes.pop(match.id, None)
             if change.text is not None:
                 self._close_lobby(match, change.text)
             if match.game.status != Status.RUNNING:
-                self.let_go(match)  # cancelled, or everyone left
+                self.background.schedule(("let-go", match.id), lambda: self.release(match))  # cancelled, or left
         elif isinstance(change, Summoned):
             self.schedule_private(match, change.seat, bump=True)
 
@@ -107,40 +101,12 @@ class Tables:
             await self.messages.strip(s.user_id, s.dm_msg)
         self.schedule_table(match)
 
-    # ---- composing a move ----------------------------------------------------------------
-
-    def set_path(self, match: Match, where: str, seat: int | None, path: str) -> None:
-        """A player moved on in composing a move; their message shows the new step."""
-        if where == "table":
-            self._table_path[match.id] = path
-            self.schedule_table(match)
-        elif seat is not None:
-            self._dm_path[(match.id, seat)] = path
-            self.schedule_private(match, seat)
-
-    def _clear_paths(self, match: Match) -> None:
-        """A move was made: every half-composed move starts again."""
-        self._table_path.pop(match.id, None)
-        for s in match.game.seats:
-            self._dm_path.pop((match.id, s.seat), None)
-
-    async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
-        """A button was pressed on a message of this game the bot lost track of (its post timed
-        out but did arrive): that message is the table (or the private message) from now on."""
-        if where == "table":
-            match.game.table_msg = message_id
-        else:
-            match.game.seats[seat].dm_msg = message_id
-        await self.store.save_messages(match.game)
-        self.redraw(match, where, seat)
-
     def redraw(self, match: Match, where: str, seat: int | None) -> None:
+        """One message of the game shows it again: the table, or a seat's private message."""
         if where == "table":
             self.schedule_table(match)
         elif seat is not None:
             self.schedule_private(match, seat)
-
-    # ---- showing one message -------------------------------------------------------------
 
     # ---- the lobby -----------------------------------------------------------------------
 
@@ -152,15 +118,15 @@ class Tables:
                 return
             lang = await self.people.chat_lang(game.chat_id)
             minutes = await self.turns.minutes(game.chat_id)
-            view, markup = lobby_message(game, lang, self._lobby_notes.get(game.id), self.bot_username, minutes)
-            old, repost = game.lobby_msg, match.id in self._repost
+            view, markup = lobby_message(game, lang, match.scratch.lobby_note, self.bot_username, minutes)
+            old, repost = game.lobby_msg, match.scratch.repost
             new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
             if repost:
                 self._reposted(match, game.chat_id, old, new_id)
             if new_id is not None and new_id != game.lobby_msg:
                 game.lobby_msg = new_id
                 await self.store.save_messages(game)
-        self.background.schedule(("lobby", match.id), job)
+        self._schedule(("lobby", match.id), match.stages.lobby, job)
 
     def _close_lobby(self, match: Match, text: str) -> None:
         """Turn the lobby message into a plain record (no buttons)."""
@@ -171,17 +137,29 @@ class Tables:
 
         async def job() -> None:
             await self.messages.show(chat_id, message_id, View(text), None, thread_id=thread_id)
-        self.background.schedule(("lobby", game.id), job)
+        self._schedule(("lobby", game.id), match.stages.lobby, job)
+
+    def _schedule(self, key: tuple, progress: Progress, job) -> None:
+        """A redraw in the background, which reaches its milestone when it is over (shown, or
+        given up on until Telegram is back: nobody who follows it waits for that)."""
+        async def run() -> None:
+            covered = progress.begin()
+            try:
+                await job()
+            finally:
+                progress.done(covered)
+        progress.ask()
+        self.background.schedule(key, run)
 
     # ---- the table -----------------------------------------------------------------------
 
     def table_view(self, match: Match, lang: str) -> tuple[View, Any]:
         game, ctx = match.game, match.ctx(lang)
         running = game.status == Status.RUNNING
-        view = match.ui.table(ctx, self._table_path.get(game.id, "") if running else "")
+        view = match.ui.table(ctx, match.scratch.paths.get("table", "") if running else "")
         rows = view.rows if running else []
         if running:
-            lost = [s.seat for s in game.seats if (game.id, s.seat) in self._unreachable]
+            lost = sorted(match.scratch.unreachable)
             if lost:
                 names = ", ".join(ctx.name(s) for s in lost)
                 view.text += "\n" + t(lang, "⚠️ I cannot write to {names} in private: open @{bot} and press START.",
@@ -212,14 +190,14 @@ class Tables:
         return [[Button(t(lang, "🖐 On the board"), web_app=f"{self.webapp_url}?game={match.game.short_id}")]]
 
     def schedule_table(self, match: Match) -> None:
-        self.background.schedule(table_key(match.id), lambda: self._refresh_table(match))
+        self._schedule(("table", match.id), match.stages.table, lambda: self._refresh_table(match))
 
     async def _refresh_table(self, match: Match) -> None:
         game = match.game
         if match.gone or match.state is None:
             return
         lang = await self.people.chat_lang(game.chat_id)
-        version, old, repost = game.version, game.table_msg, match.id in self._repost
+        version, old, repost = game.version, game.table_msg, match.scratch.repost
         view, markup = self.table_view(match, lang)
         new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
         if repost:
@@ -243,7 +221,7 @@ class Tables:
         match = await self.book.open_at(chat_id, thread_id)
         if match is None:
             return False
-        self._repost.add(match.id)
+        match.scratch.repost = True
         if match.game.status == Status.LOBBY:
             self.schedule_lobby(match)
         else:
@@ -255,7 +233,7 @@ class Tables:
         new message is there, and the old one loses its buttons. (Asked for while a redraw was
         under way, the re-post is the next redraw.)"""
         if new is not None:
-            self._repost.discard(match.id)
+            match.scratch.repost = False
             if old is not None and old != new:
                 self.messages.strip_soon(chat_id, old)
 
@@ -267,7 +245,8 @@ class Tables:
             self.schedule_private(match, s.seat, bump=bump_current and s.seat == current)
 
     def schedule_private(self, match: Match, seat: int, *, bump: bool = False) -> None:
-        self.background.schedule(("dm", match.id, seat), lambda: self._refresh_private(match, seat, bump))
+        self._schedule(("dm", match.id, seat), match.stages.private[seat],
+                       lambda: self._refresh_private(match, seat, bump))
 
     async def _refresh_private(self, match: Match, seat: int, bump: bool) -> None:
         game = match.game
@@ -279,7 +258,7 @@ class Tables:
         lang = await self.people.user_lang(entry.user_id)
         ctx, version = match.ctx(lang), game.version
         running = game.status == Status.RUNNING
-        view = match.ui.private(ctx, seat, self._dm_path.get((game.id, seat), "") if running else "")
+        view = match.ui.private(ctx, seat, match.scratch.paths.get(seat, "") if running else "")
         if view is None:
             return
         rows = view.rows + self._page_button(match, lang) if running else []
@@ -304,13 +283,13 @@ class Tables:
 
     def _mark_reachable(self, match: Match, seat: int, reachable: bool) -> None:
         """The table warns about a player the bot cannot write to in private."""
-        key = (match.id, seat)
-        if reachable == (key not in self._unreachable):
+        unreachable = match.scratch.unreachable
+        if reachable == (seat not in unreachable):
             return
         if reachable:
-            self._unreachable.discard(key)
+            unreachable.discard(seat)
         else:
-            self._unreachable.add(key)
+            unreachable.add(seat)
         self.schedule_table(match)
 
     async def set_reachable(self, user_id: int, reachable: bool) -> None:
@@ -327,30 +306,18 @@ class Tables:
 
     # ---- the end -------------------------------------------------------------------------
 
-    async def settled(self, match: Match) -> None:
-        """Wait until the game's table and private messages show their last state."""
-        await self.background.settled(table_key(match.id))
-        for s in match.game.seats:
-            await self.background.settled(("dm", match.id, s.seat))
-
-    def let_go(self, match: Match) -> None:
-        """A game is over and shown (its results too: the Finisher lets it go then): forget what
-        its messages show, and the book lets go of it (the store keeps everything); a job still
-        holding it does nothing from then on."""
-        async def job() -> None:
-            game = match.game
-            await self.settled(match)
-            await self.background.settled(("closed", game.id))
-            ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
-            ids |= {(s.user_id, s.dm_msg) for s in game.seats}
-            for chat_id, message_id in ids:
-                self.messages.forget(chat_id, message_id)
-            self._table_path.pop(game.id, None)
-            self._lobby_notes.pop(game.id, None)
-            self._repost.discard(game.id)
-            for s in game.seats:
-                self._dm_path.pop((game.id, s.seat), None)
-                self._unreachable.discard((game.id, s.seat))
-            if self.book.cached(game.id) is match:
-                self.book.forget(game.id)
-        self.background.schedule(("let-go", match.id), job)
+    async def release(self, match: Match) -> None:
+        """A game is over and its end shown (the Finisher's, or a lobby that closed): once its
+        messages show their last state, forget what they show, and the book lets go of it (the
+        store keeps everything; its scratch goes with it); a job still holding it does nothing
+        from then on."""
+        await match.stages.messages_caught_up()
+        await match.stages.lobby.caught_up()
+        game = match.game
+        ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
+        ids |= {(s.user_id, s.dm_msg) for s in game.seats}
+        for chat_id, message_id in ids:
+            self.messages.forget(chat_id, message_id)
+        if self.book.cached(game.id) is match:
+            self.book.forget(game.id)
+        match.stages.released.reach()

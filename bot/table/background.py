@@ -23,12 +23,6 @@ Job = Callable[[], Awaitable[None]]
 RETRY_SECONDS = 10.0  # a job Telegram or the database could not be reached for runs again this much later
 
 
-def table_key(game_id: int) -> tuple:
-    """The key of a game's table redraw: a computer's next move and a turn ping wait for it to
-    settle, so that the table shows the last move first."""
-    return ("table", game_id)
-
-
 class TryLater(Exception):
     """Telegram could not be reached for this message: run the job again later (an edit is not
     turned into a new message, which would leave the old one behind with live buttons)."""

@@ -1,6 +1,7 @@
-"""Open games in memory, each loaded once as a :class:`Match` (its record, engine, adapter and
-parsed state) and passed down from there, and one lock per game. The store stays the source of
-truth; this is only a cache of it.
+"""Open games in memory, each loaded once as a :class:`Match` (its record, its game's kit, its
+parsed state, its milestones and what the bot keeps of it only while it is open) and passed
+down from there, and one lock per game. The store stays the source of truth; this is only a
+cache of it.
 """
 from __future__ import annotations
 
@@ -15,6 +16,35 @@ from bot.games.base import Ctx, GameUI
 from bot.games.kit import GameKit
 from bot.logs import about
 from bot.storage.store import Game, GameStore, Status
+from bot.table.stages import Stages
+
+
+@dataclass
+class Scratch:
+    """What the bot keeps of an open game in memory only: it goes with the match (a restart, or
+    the game's end, starts it afresh). Each field has one owner that writes it."""
+
+    # Where each player is in composing a move, the adapter's navigation path: on the table
+    # ("table") or on a seat's private message (its seat number) (bot/updates/door.py sets it,
+    # bot/showing/tables.py shows it; a move clears it).
+    paths: dict[Any, str] = field(default_factory=dict)
+    # The line under a lobby's players: who joined from the private chat, whom Start waits for
+    # (bot/lobby/lobby.py).
+    lobby_note: Any = None
+    # Seats whose person the bot cannot write to in private: the table says so (bot/showing/tables.py).
+    unreachable: set[int] = field(default_factory=set)
+    # /board asked for the lobby or the table again at the bottom of the chat (bot/showing/tables.py).
+    repost: bool = False
+    # Each person's last applied button, so that a second tap on it is answered "done" (the door).
+    last_press: dict[int, str] = field(default_factory=dict)
+    # When each person last pressed a button of the game (no turn ping while they look) and the
+    # last turn ping mentioned in the group, deleted at the next (bot/showing/pings.py).
+    looked: dict[int, float] = field(default_factory=dict)
+    group_ping: int | None = None
+    # The version whose turn reminder went out, and when this process took a running game over
+    # (the time it was down does not count) (bot/table/turns.py).
+    reminded: int | None = None
+    resumed: float = 0.0
 
 
 @dataclass(eq=False)
@@ -29,6 +59,8 @@ class Match:
     bot_username: str
     state: Any = None
     gone: bool = field(default=False)
+    stages: Stages = field(default_factory=Stages)
+    scratch: Scratch = field(default_factory=Scratch)
 
     @property
     def id(self) -> int:
@@ -79,6 +111,7 @@ class GameBook:
         old = self._matches.get(game.id)
         if old is not None and old is not match:
             old.gone = True
+            match.stages, match.scratch = old.stages, old.scratch  # the same game, read again
         self._matches[game.id] = match
         return match
 
@@ -98,7 +131,10 @@ class GameBook:
         old = self._matches.pop(game_id, None)
         if old is not None:
             old.gone = True
-        return await self.load(game_id)
+        match = await self.load(game_id)
+        if old is not None and match is not None:
+            match.stages, match.scratch = old.stages, old.scratch  # the same game, read again
+        return match
 
     async def open_at(self, chat_id: int, thread_id: int) -> Match | None:
         """The lobby or running game of a chat (or forum topic)."""

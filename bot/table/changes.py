@@ -2,11 +2,12 @@
 it (the lobby, table and private messages, the turn pings, the end of a game, the records, the
 Mini App's live pages) listens.
 
-The game loop (``bot/table/play.py``) and the lobby (``bot/lobby/lobby.py``) publish a change
-after it is committed to the store; the listeners subscribed in the composition root hear it in
-the order they subscribed, and must not wait (they schedule background work). A listener that
-fails is logged and the others still hear. So nobody who changes a game imports anybody who
-shows it.
+The game loop (``bot/table/play.py``), the lobby (``bot/lobby/lobby.py``) and the door
+(``bot/updates/door.py``) publish a change after it is committed to the store; every listener
+subscribed in the composition root hears it, and must not wait (it schedules background work).
+Nothing depends on the order they hear it in: whoever must follow another's work waits for its
+milestone on the match (``bot/table/stages.py``). A listener that fails is logged and the others
+still hear. So nobody who changes a game imports anybody who shows it.
 """
 from __future__ import annotations
 
@@ -87,6 +88,17 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class Outdated:
+    """One message of the game should show it again: a player took a step in composing a move
+    (``match.scratch.paths``), pressed a button of an earlier turn, or one on a message the bot
+    had lost track of. ``where``: "table", or "private" (``seat``'s)."""
+
+    match: Match
+    where: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
 class LobbyOpened:
     """A lobby opened (its message follows: ``LobbyChanged``)."""
 
@@ -95,11 +107,10 @@ class LobbyOpened:
 
 @dataclass(frozen=True)
 class LobbyChanged:
-    """The lobby changed (a seat, an option, a note): its message shows it as it is now.
-    ``note``: the line under its players (who joined from the private chat, whom Start waits for)."""
+    """The lobby changed (a seat, an option, the note under its players): its message shows it
+    as it is now."""
 
     match: Match
-    note: Any = None
 
 
 @dataclass(frozen=True)
@@ -128,8 +139,8 @@ class Looked:
     user_id: int
 
 
-Change = (Started | Moved | SeatChanged | Finished | Closed | Due | Shown | LobbyOpened | LobbyChanged | LobbyClosed
-          | Summoned | Looked)
+Change = (Started | Moved | SeatChanged | Finished | Closed | Due | Shown | Outdated | LobbyOpened | LobbyChanged
+          | LobbyClosed | Summoned | Looked)
 Listener = Callable[[Any], None]
 
 

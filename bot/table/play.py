@@ -18,9 +18,9 @@ import time
 from typing import Any
 
 from engines.base import GameOver, IllegalAction, NotYourTurn, event_dict, options_from_dict
-from bot.table.background import Background, table_key
+from bot.table.background import Background
 from bot.table.book import GameBook, Match
-from bot.table.changes import Changes, Closed, Due, Finished, Moved, SeatChanged, Shown, Started
+from bot.table.changes import Changes, Closed, Due, Finished, Moved, Outdated, SeatChanged, Shown, Started
 from bot.logs import ids
 from bot.table.players import ABSENT_LEVEL, computer_move
 from bot.words.refusals import Refused
@@ -176,7 +176,7 @@ class Play:
         turn = match.turn
 
         async def job() -> None:
-            await self.background.settled(table_key(match.id))
+            await match.stages.table.caught_up()  # the table shows the last move first
             await asyncio.sleep(self.computer_pause)
             entry = match.game.seats[seat]
             if match.gone or match.current != seat or match.turn != turn or not entry.autoplayed:
@@ -224,7 +224,6 @@ class Play:
 
     def _stop_watching(self, match: Match) -> None:
         self.timers.stop("turn", match.id)
-        self.turns.forget(match.id)
 
     async def next_in_series(self, match: Match, seats: list[Seat]) -> Match | None:
         """The next game of ``match``'s series, begun with these seats (shown once ``after_start``
@@ -256,7 +255,7 @@ class Play:
         seat = match.current if match is not None else None
         if seat is None or match.game.seats[seat].autoplayed:
             return None  # over, or a computer moves (and re-arms the timer for the next person)
-        decision = await self.turns.decide(match.game, now)
+        decision = await self.turns.decide(match, now)
         if decision is None:
             return None
         if isinstance(decision, Wait):
@@ -278,6 +277,17 @@ class Play:
             return
         if match.game.status == Status.RUNNING and self.turns.nobody_plays(match.game):
             await self.close(match, "abandoned")
+
+    async def adopt(self, match: Match, where: str, seat: int | None, message_id: int) -> None:
+        """A button was pressed on a message of this game the bot lost track of (its post timed
+        out but did arrive): that message is the table (or the seat's private message) from now
+        on, and shows the game again."""
+        if where == "table":
+            match.game.table_msg = message_id
+        else:
+            match.game.seats[seat].dm_msg = message_id
+        await self.store.save_messages(match.game)
+        self.changes.publish(Outdated(match, where, seat))
 
     # ---- closing and moving games --------------------------------------------------------
 
@@ -310,7 +320,7 @@ class Play:
         (a message deleted meanwhile comes back; a crash between commit and edit is redrawn);
         its timer restarts, not counting the time it was down."""
         self.changes.publish(Shown(match))
-        self.turns.resume(match.id, time.time())
+        self.turns.resume(match, time.time())
         self.arm_turn_timer(match)
         self._computer_if_due(match)
 

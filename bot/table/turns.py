@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.store import Game, GameStore
+from bot.table.book import Match
 
 MIN_MINUTES, MAX_MINUTES = 1, 1440
 ROUNDS_BEFORE_CLOSING = 2
@@ -46,12 +47,11 @@ class TurnPolicy:
     def __init__(self, store: GameStore, default_minutes: float):
         self.store = store
         self.default_minutes = default_minutes
-        self._reminded: set[tuple[int, int]] = set()  # (game id, version) already reminded
-        self._resumed: dict[int, float] = {}  # game id -> when this process took the game over
 
-    def resume(self, game_id: int, now: float) -> None:
+    @staticmethod
+    def resume(match: Match, now: float) -> None:
         """The bot (re)started with this game running: time it was down does not count."""
-        self._resumed[game_id] = now
+        match.scratch.resumed = now
 
     async def minutes(self, chat_id: int) -> float:
         """This chat's turn time in minutes; 0 when the timer is off."""
@@ -61,21 +61,21 @@ class TurnPolicy:
         value = row.settings.get("turn_timeout") if row else None
         return float(value) if value is not None else self.default_minutes
 
-    async def decide(self, game: Game, now: float) -> Decision | None:
+    async def decide(self, match: Match, now: float) -> Decision | None:
         """What is due for the player to act in a running game; None when it needs no timer."""
+        game, scratch = match.game, match.scratch
         minutes = await self.minutes(game.chat_id)
         if minutes <= 0 or len(game.seats) < 2:
             return None  # off, or a solo game: nobody waits for the player
-        self._reminded = {k for k in self._reminded if k[0] != game.id or k[1] == game.version}
-        since = max(game.updated, self._resumed.get(game.id, 0.0))
+        since = max(game.updated, scratch.resumed)
         remind_at = since + minutes * 30
         due = since + minutes * 60
         if now < remind_at:
             return Wait(remind_at)
         if now < due:
-            if (game.id, game.version) in self._reminded:
+            if scratch.reminded == game.version:
                 return Wait(due)
-            self._reminded.add((game.id, game.version))
+            scratch.reminded = game.version
             return Remind(due - now, due)
         return PlayFor()
 
@@ -85,7 +85,3 @@ class TurnPolicy:
         the game is abandoned."""
         people = sum(1 for s in game.seats if not s.autoplayed)
         return game.idle_turns >= ROUNDS_BEFORE_CLOSING * max(1, people)
-
-    def forget(self, game_id: int) -> None:
-        self._resumed.pop(game_id, None)
-        self._reminded = {k for k in self._reminded if k[0] != game_id}

@@ -22,10 +22,9 @@ from bot.outgoing import keyboard
 from bot.outgoing.actions import AWAY, BACK, RULES
 from bot.outgoing.keyboard import MENU, Answer
 from bot.outgoing.messenger import Messenger
-from bot.showing.tables import Tables
 from bot.storage.store import Status, StoreUnavailable, from_base36
 from bot.table.book import GameBook, Match
-from bot.table.changes import Changes, Looked
+from bot.table.changes import Changes, Looked, Outdated
 from bot.table.people import People, Person
 from bot.table.play import Play
 from bot.words.i18n import t
@@ -63,18 +62,15 @@ def toast(match: Match, events: list[dict], lang: str) -> str | None:
 
 
 class Door:
-    def __init__(self, book: GameBook, play: Play, lobby: Lobby, tables: Tables, people: People,
-                 changes: Changes, messenger: Messenger, *, bot_username: str):
+    def __init__(self, book: GameBook, play: Play, lobby: Lobby, people: People, changes: Changes,
+                 messenger: Messenger, *, bot_username: str):
         self.book = book
         self.play = play
         self.lobby = lobby
-        self.tables = tables
         self.people = people
         self.changes = changes
         self.messenger = messenger
         self.bot_username = bot_username
-        # Each person's last applied button, so that a second tap on it is answered "already done".
-        self._last_press: dict[int, str] = {}
 
     # ---- a button ------------------------------------------------------------------------
 
@@ -137,11 +133,12 @@ class Door:
                     raise Refused("bad_button")
                 if on == "table" and seat != match.current:
                     raise Refused("not_your_turn", name=game.seats[match.current].name)
-                self.tables.set_path(match, on, seat, reply.path)
+                match.scratch.paths["table" if on == "table" else seat] = reply.path
+                self.changes.publish(Outdated(match, on, seat))  # the message shows the new step
                 return Answer()
             assert isinstance(reply, Act)
             happened = await self.play.apply(match, seat, reply.action)
-        self._last_press[person.id] = data
+        match.scratch.last_press[person.id] = data
         return Answer(toast(match, happened, person.lang), outcome="moved")
 
     async def _message_of(self, match: Match, person: Person, seat: int | None, where: Where,
@@ -165,21 +162,21 @@ class Door:
             return "private"
         if message_id is not None and press.turn == match.turn:
             if chat_id == game.chat_id and game.table_msg is None:
-                await self.tables.adopt(match, "table", seat, message_id)
+                await self.play.adopt(match, "table", seat, message_id)
                 return "table"
             if private and game.seats[seat].dm_msg is None:
-                await self.tables.adopt(match, "private", seat, message_id)
+                await self.play.adopt(match, "private", seat, message_id)
                 return "private"
         raise Refused("old_message")
 
     def _stale(self, match: Match, person: Person, seat: int | None, on: str, data: str) -> Answer:
         """A button of an earlier turn: its message is brought up to date, and the presser told
         what happened since (their own press again: done) and whose move it is now."""
-        self.tables.redraw(match, on, seat)
+        self.changes.publish(Outdated(match, on, seat))  # its message is brought up to date
         now, lang = match.current, person.lang
         if now is None:
             raise Refused("stale_turn")
-        again = self._last_press.get(person.id) == data
+        again = match.scratch.last_press.get(person.id) == data
         if now == seat:
             return Answer(t(lang, "✓ Done: it is your move again.") if again
                           else t(lang, "The turn has moved on: it is your move now."))

@@ -136,11 +136,11 @@ async def test_the_turn_policy_waits_reminds_once_then_plays(core):
     await core.lobby.start(match, people[0])
     game = match.game
     since = game.updated
-    assert await core.turns.decide(game, since + 60) == Wait(since + 300)
-    remind = await core.turns.decide(game, since + 301)
+    assert await core.turns.decide(match, since + 60) == Wait(since + 300)
+    remind = await core.turns.decide(match, since + 301)
     assert isinstance(remind, Remind) and remind.until == since + 600
-    assert await core.turns.decide(game, since + 302) == Wait(since + 600)  # reminded once
-    assert await core.turns.decide(game, since + 601) == PlayFor()
+    assert await core.turns.decide(match, since + 302) == Wait(since + 600)  # reminded once
+    assert await core.turns.decide(match, since + 601) == PlayFor()
     before = cones.turn(match.state)
     assert await core.play.check_turn(game.id, since + 601) is None
     assert cones.turn(match.state) == before + 1 and game.idle_turns == 1
