@@ -9,7 +9,6 @@ the two closures the Messenger takes (a migrated chat, a user who blocked the bo
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 from typing import TYPE_CHECKING, Any, Awaitable
 
@@ -49,15 +48,25 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     def __init__(self, max_concurrent_updates: int = 256):
         super().__init__(max_concurrent_updates)
-        self._locks: dict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        # A lock per chat with updates in hand, and how many: it goes with the chat's last update.
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat = update.effective_chat if isinstance(update, Update) else None
         if chat is None:
             await coroutine
             return
-        async with self._locks[chat.id]:
-            await coroutine
+        lock, users = self._locks.get(chat.id) or (asyncio.Lock(), 0)
+        self._locks[chat.id] = (lock, users + 1)
+        try:
+            async with lock:
+                await coroutine
+        finally:
+            lock, users = self._locks[chat.id]
+            if users > 1:
+                self._locks[chat.id] = (lock, users - 1)
+            else:
+                del self._locks[chat.id]
 
     async def initialize(self) -> None:
         pass

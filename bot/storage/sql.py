@@ -75,6 +75,9 @@ class Unchanged(Exception):
     """The first statement of a guarded transaction changed no row: nothing is committed."""
 
 
+CACHED_ROWS = 50_000  # chats, and people, whose rows are kept after a read
+
+
 class SqlStore:
     """The part of a ``GameStore`` that is the same SQL on every database, and the cache of the
     rows read on every update (a chat's language, a person's settings): kept after the first read;
@@ -206,6 +209,8 @@ class SqlStore:
         row = await read(key)
         if writes == self._writes:
             cache[key] = row
+            if len(cache) > CACHED_ROWS:  # the oldest read goes: memory does not grow with everyone ever seen
+                del cache[next(iter(cache))]
         return row
 
     def _forget(self, cache: dict, key: int) -> None:

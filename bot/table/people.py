@@ -37,6 +37,18 @@ class Person:
         return "" if self.nameless else self.name
 
 
+KEPT = 50_000  # people (and a group's admins) each cache keeps: the oldest go first
+
+
+def _keep(cache: dict, key, value) -> None:
+    """``cache[key] = value``, as the newest entry; the oldest goes once there are ``KEPT``, so
+    that memory does not grow with everyone the bot has ever seen."""
+    cache.pop(key, None)
+    cache[key] = value
+    if len(cache) > KEPT:
+        del cache[next(iter(cache))]
+
+
 class People:
     def __init__(self, store: GameStore, messenger: Messenger):
         self.store = store
@@ -49,7 +61,7 @@ class People:
     async def person(self, user: User) -> Person:
         """The person of a Telegram user (nothing is written)."""
         name = person_name(user.first_name, user.last_name, user.username)
-        self._seen[user.id] = (name, user.username, user.language_code)
+        _keep(self._seen, user.id, (name, user.username, user.language_code))
         lang = await self.user_lang(user.id, telegram_code=user.language_code)
         return Person(user.id, name or t(lang, "Player"), lang, nameless=not name)
 
@@ -58,7 +70,7 @@ class People:
         seen = self._seen.get(person.id, (person.name, None, person.lang))
         if self._known.get(person.id) != seen:
             await self.store.touch_user(person.id, *seen)
-            self._known[person.id] = seen
+            _keep(self._known, person.id, seen)
             self._langs.pop(person.id, None)
 
     # ---- languages -----------------------------------------------------------------------
@@ -69,14 +81,15 @@ class People:
         if lang is None:
             row = await self.store.user(user_id)
             if row is not None and (row.lang_chosen or telegram_code is None):
-                lang = self._langs[user_id] = normalize_lang(row.lang)
+                lang = normalize_lang(row.lang)
+                _keep(self._langs, user_id, lang)
             else:
                 return normalize_lang(telegram_code)
         return lang
 
     async def set_user_lang(self, user_id: int, lang: str) -> None:
         await self.store.set_user_lang(user_id, lang)
-        self._langs[user_id] = lang
+        _keep(self._langs, user_id, lang)
 
     async def chat_lang(self, chat_id: int) -> str:
         """The language of a chat: a group's own, or in a private chat the user's."""
@@ -135,7 +148,7 @@ class People:
         if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
             return cached[1]
         value = await self.messenger.is_admin(chat_id, user_id)
-        self._admins[(chat_id, user_id)] = (time.monotonic(), value)
+        _keep(self._admins, (chat_id, user_id), (time.monotonic(), value))
         return value
 
     async def may_manage(self, game: Game, user_id: int) -> bool:

@@ -13,30 +13,37 @@ from bot.table.changes import Due, Looked
 
 class Live:
     def __init__(self) -> None:
-        self._waking: dict[int, asyncio.Event] = {}
+        # Per game some page waits on: its event and how many wait (it goes with the last of them).
+        self._waking: dict[int, tuple[asyncio.Event, int]] = {}
 
     def hear(self, change) -> None:
         """Subscribed to the game's changes: wake whoever waits on it (a move, a seat handed
         over, the end; not a look or a timer)."""
         if isinstance(change, (Looked, Due)):
             return
-        event = self._waking.pop(change.match.id, None)
-        if event is not None:
-            event.set()
+        waiting = self._waking.pop(change.match.id, None)
+        if waiting is not None:
+            waiting[0].set()
 
     async def wait(self, game_id: int, timeout: float) -> bool:
         """Until the game changes (True) or ``timeout`` seconds pass (False)."""
-        event = self._waking.get(game_id)
-        if event is None:
-            event = self._waking[game_id] = asyncio.Event()
+        event, pages = self._waking.get(game_id) or (asyncio.Event(), 0)
+        self._waking[game_id] = (event, pages + 1)
         try:
             await asyncio.wait_for(event.wait(), timeout)
             return True
         except asyncio.TimeoutError:
             return False
+        finally:
+            now = self._waking.get(game_id)
+            if now is not None and now[0] is event:  # (not woken meanwhile)
+                if now[1] > 1:
+                    self._waking[game_id] = (event, now[1] - 1)
+                else:
+                    del self._waking[game_id]
 
     def close(self) -> None:
         """The server stops: every waiting request is answered now."""
-        for event in self._waking.values():
+        for event, _ in self._waking.values():
             event.set()
         self._waking.clear()
