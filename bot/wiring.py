@@ -184,7 +184,7 @@ def _updates(messenger: Messenger, table: TableRoom, lobbies: LobbyRoom, tables:
     features = [
         LobbyRoutes(lobbies.new_game, lobbies.links, lobbies.lobby, lobbies.next_game, messenger, help_,
                     bot_username=bot_username),
-        ResultsRoutes(table.book, ending.replays, ending.rematch),
+        ResultsRoutes(door, ending.replays, ending.rematch),
         RecordRoutes(ending.stats, messenger),
         SettingsRoutes(lobbies.settings, messenger),
         OwnerRoutes(owner, messenger, bot_username=bot_username),

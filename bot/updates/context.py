@@ -2,12 +2,31 @@
 forum topic it came from, and the message a button was pressed on."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.outgoing.pacing import PERSON
 from bot.table.people import Person
-from bot.updates.door import Where
+
+
+@dataclass(frozen=True)
+class Where:
+    """The message a button was pressed on (its chat and id; None when Telegram did not say),
+    the forum topic, and the chat's title (a lobby opened from the menu keeps it). ``page``: the
+    press came from the Mini App (bot/webapp), whose person the server checked by signature:
+    there is no message, and it counts as the seat's own private message."""
+
+    chat_id: int | None
+    message_id: int | None
+    thread_id: int = 0
+    title: str | None = None
+    page: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.chat_id is not None and self.chat_id > 0
 
 
 class TableContext(CallbackContext[ExtBot, dict, dict, dict]):

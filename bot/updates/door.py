@@ -12,7 +12,6 @@ answers its own, ``bot/updates/routes.py``; the results' 🎞 and 🔁 are the e
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from engines import registry
 from bot.games.base import Act, Alert, Nav
@@ -27,30 +26,13 @@ from bot.table.book import GameBook, Match
 from bot.table.changes import Changes, Looked, Outdated
 from bot.table.people import People, Person
 from bot.table.play import Play
+from bot.updates.context import Where
 from bot.words.i18n import t
 from bot.words.names import in_plain, in_text
 from bot.words.refusals import Refused, is_toast, word, word_html
 from bot.games import game_blurb, game_button
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Where:
-    """The message a button was pressed on (its chat and id; None when Telegram did not say),
-    the forum topic, and the chat's title (a lobby opened from the menu keeps it). ``page``: the
-    press came from the Mini App (bot/webapp), whose person the server checked by signature:
-    there is no message, and it counts as the seat's own private message."""
-
-    chat_id: int | None
-    message_id: int | None
-    thread_id: int = 0
-    title: str | None = None
-    page: bool = False
-
-    @property
-    def private(self) -> bool:
-        return self.chat_id is not None and self.chat_id > 0
 
 
 def toast(match: Match, events: list[dict], lang: str) -> str | None:
@@ -81,11 +63,7 @@ class Door:
             press = keyboard.parse(data)
             if person is None or press is None or press.game == MENU:  # no presser, data not ours,
                 raise Refused("unknown_button")                       # or a menu's nobody answers
-            match = await self.book.load(from_base36(press.game))
-            if match is None:
-                raise Refused("no_game")
-            if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
-                raise Refused("other_chat")
+            match = await self.pressed(person, where, press)
             if RULES.read(press.action) is not None:
                 return await self._rules(match, person)
             if press.action.startswith("!"):
@@ -96,6 +74,16 @@ class Door:
         except StoreUnavailable as exc:  # a write that failed was not made (one transaction each)
             log.warning("a press was answered \"try again\": %s", exc)
             return Answer(word(Refused("store_unavailable"), lang), alert=True)
+
+    async def pressed(self, person: Person, where: Where, press: keyboard.Press) -> Match:
+        """The game a press names, pressed where that game is (its chat, or the presser's private
+        chat with the bot); else Refused."""
+        match = await self.book.load(from_base36(press.game))
+        if match is None:
+            raise Refused("no_game")
+        if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
+            raise Refused("other_chat")
+        return match
 
     async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
         """A lobby button, or a seat handed to a computer and back."""
@@ -225,16 +213,12 @@ class Door:
         seat = match.game.seat_of(person.id) if match is not None else None
         if seat is None:
             return t(lang, "You are not playing here.")
-        try:
-            if match.game.status == Status.LOBBY:
+        if match.game.status == Status.LOBBY:
+            try:
                 return (await self.lobby.leave(match, person)).text
-            answer = await self._hand_over(match, person, seat)
-        except Refused as refused:
-            return word_html(refused, lang)
-        if match.game.status != Status.RUNNING:
-            return answer.text  # the last person left: the game was cancelled
-        return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
-                       "seat back.", name=in_text(match.game.seats[seat].name))
+            except Refused as refused:
+                return word_html(refused, lang)
+        return await self._computer_plays(match, person, seat, lang)
 
     async def away(self, person: Person, chat_id: int, thread_id: int, lang: str) -> str:
         """/away: the host or an admin gives the seat of the player who keeps everyone waiting to
@@ -243,12 +227,17 @@ class Door:
         seat = match.current if match is not None else None
         if seat is None:
             return t(lang, "No game is running here. Start one with /new.")
+        return await self._computer_plays(match, person, seat, lang)
+
+    async def _computer_plays(self, match: Match, person: Person, seat: int, lang: str) -> str:
+        """/leave and /away in a running game: a computer plays the seat from now on (the last
+        person leaving a group's game cancels it)."""
         try:
             answer = await self._hand_over(match, person, seat)
         except Refused as refused:
             return word_html(refused, lang)
         if match.game.status != Status.RUNNING:
-            return answer.text
+            return answer.text  # the last person left: the game was cancelled
         return t(lang, "🤖 A computer plays for {name} now. Tap 🙋 I'm back on the table to take the "
                        "seat back.", name=in_text(match.game.seats[seat].name))
 

@@ -18,7 +18,7 @@ from bot.outgoing.keyboard import MENU, Answer, Button
 from bot.outgoing.messenger import Messenger
 from bot.table.people import Person
 from bot.updates.context import TableContext, thread_of
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.updates.help import Help
 from bot.updates.routes import Command, Press, reply
 from bot.words.i18n import t

@@ -13,7 +13,7 @@ from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
 from bot.table.people import Person
 from bot.updates.context import TableContext
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.updates.routes import Command, Press, reply, unknown_command
 from bot.words.refusals import Refused
 

@@ -14,7 +14,7 @@ from bot.outgoing.messenger import Messenger
 from bot.records.stats import FORGET_GROUP, FORGET_ME, Stats
 from bot.table.people import Person
 from bot.updates.context import TableContext, thread_of
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.updates.routes import Command, Press, reply
 from bot.words.i18n import t
 from bot.words.names import person_name

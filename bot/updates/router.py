@@ -23,7 +23,8 @@ from bot.storage.store import Status, from_base36
 from bot.table.people import Person
 from bot.updates.chat import ChatRoutes
 from bot.updates.context import TableContext, where_of
-from bot.updates.door import Door, Where
+from bot.updates.context import Where
+from bot.updates.door import Door
 from bot.updates.game import GameRoutes
 from bot.updates.help import game_ids
 from bot.updates.lobby import LobbyRoutes

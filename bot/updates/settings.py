@@ -12,7 +12,7 @@ from bot.outgoing.keyboard import Answer
 from bot.outgoing.messenger import Messenger
 from bot.table.people import Person
 from bot.updates.context import TableContext, thread_of
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.updates.routes import Command, Press, reply
 from bot.words.i18n import LANGS
 from bot.words.refusals import Refused

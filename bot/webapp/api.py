@@ -23,7 +23,8 @@ from bot.games import kit_for
 from bot.outgoing import keyboard
 from bot.outgoing.actions import JOIN
 from bot.table.book import GameBook
-from bot.updates.door import Door, Where
+from bot.updates.context import Where
+from bot.updates.door import Door
 from bot.table.people import People, Person
 from bot.storage.store import from_base36
 from bot.words.texts import game_name

@@ -5,7 +5,7 @@ import pytest
 
 from engines import cones, lucky, registry, trio
 from bot.outgoing import keyboard
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.words.refusals import Refused, word
 from bot.storage.store import Status
 from bot.table.turns import PlayFor, Remind, Wait

@@ -6,7 +6,7 @@ import pytest
 
 from engines import genial, lucky, registry
 from bot.outgoing import keyboard
-from bot.updates.door import Where
+from bot.updates.context import Where
 from bot.words.refusals import Refused, word
 from bot.storage.store import Status
 from tests.bot.recording import build_core

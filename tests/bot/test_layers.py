@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import collections
 import pathlib
+import sys
 
 import pytest
 
@@ -148,3 +149,37 @@ def test_modules_are_small_and_classes_take_few_collaborators(path):
                 args = init.args
                 taken = len(args.args) - 1 + len(args.kwonlyargs)
                 assert taken <= 8, f"{node.name} takes {taken}"
+
+
+# ---- the layers below bot/ --------------------------------------------------------------
+
+ROOT = BOT.parent
+
+
+def _top_imports(package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` → the top-level names it imports (also inside functions)."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        out[str(path.relative_to(ROOT))] = names
+    return out
+
+
+def test_the_engines_use_the_standard_library_only():
+    """The rules are pure: no Telegram, no Pillow, no clock of their own (DESIGN's layers)."""
+    wrong = {m: sorted(n for n in names if n not in sys.stdlib_module_names and n != "engines"
+                       or n in {"asyncio", "logging", "time", "datetime", "os", "socket", "threading"})
+             for m, names in _top_imports("engines").items()}
+    assert not {m: n for m, n in wrong.items() if n}
+
+
+def test_the_pictures_use_pillow_and_the_engines_only():
+    wrong = {m: sorted(n for n in names if n not in sys.stdlib_module_names and n not in {"PIL", "render", "engines"}
+                       or n in {"asyncio", "socket", "sqlite3", "threading"})
+             for m, names in _top_imports("render").items()}
+    assert not {m: n for m, n in wrong.items() if n}
