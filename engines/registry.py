@@ -1,7 +1,8 @@
 """Registry of the games: ids, names in both languages, aliases, player counts, options.
 
 The one list of games: the four of this package, and any another package registers (a game
-under the engine contract in a module of its own: ``register("toy", "mypackage.toy")``).
+under the engine contract in a module of its own, and its computer players in another:
+``register("toy", "mypackage.toy", ai="mypackage.toy_ai")``).
 Everything that lists the games (the menus, /help, the page, the tests, the bench) reads
 :func:`game_ids` or :func:`all_infos`."""
 from __future__ import annotations
@@ -13,7 +14,8 @@ from engines.base import GameInfo
 
 BUILT_IN: tuple[str, ...] = ("lucky", "cones", "genial", "trio")
 
-_modules: dict[str, str] = {game_id: f"engines.{game_id}" for game_id in BUILT_IN}
+# game id -> (its engine's module, its computer players' module: engines/ai/__init__.py)
+_modules: dict[str, tuple[str, str]] = {game_id: (f"engines.{game_id}", f"engines.ai.{game_id}") for game_id in BUILT_IN}
 
 
 def game_ids() -> tuple[str, ...]:
@@ -21,11 +23,12 @@ def game_ids() -> tuple[str, ...]:
     return tuple(_modules)
 
 
-def register(game_id: str, module: str) -> None:
-    """Add a game whose engine is the module named ``module`` (its ``INFO.id`` is ``game_id``)."""
+def register(game_id: str, module: str, *, ai: str) -> None:
+    """Add a game whose engine is the module named ``module`` (its ``INFO.id`` is ``game_id``)
+    and whose computer players are the module named ``ai``."""
     if game_id in BUILT_IN:
         raise ValueError(f"{game_id} is a built-in game")
-    _modules[game_id] = module
+    _modules[game_id] = (module, ai)
 
 
 def unregister(game_id: str) -> None:
@@ -36,7 +39,12 @@ def unregister(game_id: str) -> None:
 
 def engine(game_id: str) -> ModuleType:
     """The engine module of a game id (KeyError for an unknown id)."""
-    return importlib.import_module(_modules[game_id])
+    return importlib.import_module(_modules[game_id][0])
+
+
+def ai_module(game_id: str) -> ModuleType:
+    """The computer players' module of a game id (KeyError for an unknown id)."""
+    return importlib.import_module(_modules[game_id][1])
 
 
 def info(game_id: str) -> GameInfo:

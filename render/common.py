@@ -358,7 +358,7 @@ def picture_of(draw_fn, *args, **kwargs) -> bytes:
     """The picture ``draw_fn(*args, **kwargs)`` as bytes to send (see :func:`encode_picture`).
 
     Module-level, so ``functools.partial(picture_of, render.lucky.table, view, lang=...)`` can
-    be sent to a worker process (bot/rendering.py)."""
+    be sent to a worker process (bot/workers/pool.py)."""
     return encode_picture(draw_fn(*args, **kwargs))
 
 

@@ -5,7 +5,7 @@
 
 ``frames`` are picklable callables (``functools.partial`` of a game's ``table``), one per
 position, opening first; each returns the table as a ``PIL.Image``. The job runs in the drawing
-process (bot/rendering.py) like any picture.
+process (bot/workers/pool.py) like any picture.
 
 Its length: about a minute at most, however long the game (a 150-move lucky game took 141 s at
 a fixed pace). A short game goes at MOVE_MS a move; a longer one faster, down to FASTEST_MS;

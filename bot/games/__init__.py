@@ -31,7 +31,7 @@ _plugins_loaded = False
 
 def add(kit: GameKit) -> None:
     """A game from outside this package: its engine joins the registry, its kit this list."""
-    registry.register(kit.id, kit.engine.__name__)
+    registry.register(kit.id, kit.engine.__name__, ai=kit.ai.__name__)
     _kits[kit.id] = kit
 
 

@@ -21,7 +21,8 @@ PageQuery = Callable[[Any, int, Mapping[str, str]], Any]
 class GameKit:
     """One game on the bot's side.
 
-    ``engine`` the rules (an ``engines`` module under the engine contract); ``ui`` the adapter
+    ``engine`` the rules (a module under the engine contract, ``engines/base.py``); ``ai`` its
+    computer players (under ``engines/ai/__init__.py``'s contract); ``ui`` the adapter
     (views and events into captions, pictures and buttons; a press into an action; its
     ``sign``, the emoji beside the game's name everywhere); ``blurb`` the game's line in the
     menu and the greeting and ``tag`` the few words beside its name wherever a game is chosen
@@ -32,6 +33,7 @@ class GameKit:
     what else the page may ask, by name (``GET /app/api/games/{id}/ask/{name}``)."""
 
     engine: ModuleType
+    ai: ModuleType
     ui: GameUI
     blurb: str
     tag: str

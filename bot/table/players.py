@@ -28,7 +28,8 @@ async def computer_move(match: Match, seat: int, level: str) -> Any:
     """The move of a computer player of ``level`` for ``seat``, from that seat's view only."""
     view = match.eng.view(match.state, seat)
     seed = ai.seed_for(match.game.seed, match.turn, seat)
-    return await think(partial(ai.choose, match.game.kind, view, seat, level, seed))
+    kit = match.kit
+    return await think(partial(ai.choose_in, kit.engine.__name__, kit.ai.__name__, view, seat, level, seed))
 
 
 LEVEL_WORDS = {"easy": "easy", "normal": "normal", "hard": "hard", "лёгкий": "easy", "легкий": "easy",

@@ -2,7 +2,7 @@
 off the event loop and outside its GIL.
 
 A job is a picklable ``functools.partial`` of a module-level function (``render.common.picture_of``,
-``engines.ai.choose``); anything else is run in a thread. Each worker process has one thread
+``engines.ai.choose_in``); anything else is run in a thread. Each worker process has one thread
 of the bot that hands it jobs over a pipe, one at a time, and waits for the reply.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: with the spawn start method (the bot has

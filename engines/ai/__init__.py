@@ -7,7 +7,8 @@ its game module samples one consistent with the view (``determinize``). The same
 and seed always give the same move, so a game replays from its action log and no choice can
 depend on another seat's secret.
 
-Each game has a module ``engines/ai/<game>.py`` with
+Each game has a module (``engines/ai/<game>.py``; a registered game names its own:
+``engines/registry.py``) with
 
     determinize(view, seat, rng) -> State     a full state consistent with the seat's view
     choose(view, seat, level, rng) -> action  the move for level "easy", "normal" or "hard"
@@ -32,8 +33,7 @@ DEFAULT_LEVEL = "normal"
 
 def module(game_id: str) -> ModuleType:
     """The computer player module of a game (KeyError for an unknown game)."""
-    registry.engine(game_id)  # raises KeyError for an unknown id
-    return importlib.import_module(f"engines.ai.{game_id}")
+    return registry.ai_module(game_id)
 
 
 def seed_for(game_seed: int, turn: int, seat: int) -> int:
@@ -43,12 +43,17 @@ def seed_for(game_seed: int, turn: int, seat: int) -> int:
 
 def choose(game_id: str, view: dict, seat: int, level: str, seed: int) -> Any:
     """A legal action for ``seat`` from its ``view`` at ``level``."""
+    return choose_in(registry.engine(game_id).__name__, module(game_id).__name__, view, seat, level, seed)
+
+
+def choose_in(engine: str, players: str, view: dict, seat: int, level: str, seed: int) -> Any:
+    """``choose`` with the game's engine and computer players named by their modules: a job for
+    another process, where a game registered here is not (the bot's workers)."""
     if level not in ARENA_LEVELS:
         raise ValueError(f"unknown level {level!r}")
     rng = random.Random(seed)
-    ai = module(game_id)
+    ai = importlib.import_module(players)
     if level == "random":
-        eng = registry.engine(game_id)
         state = ai.determinize(view, seat, rng)
-        return rng.choice(eng.legal_actions(state, seat))
+        return rng.choice(importlib.import_module(engine).legal_actions(state, seat))
     return ai.choose(view, seat, level, rng)

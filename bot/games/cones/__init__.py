@@ -5,12 +5,13 @@ from __future__ import annotations
 import pathlib
 
 from engines import cones as engine
+from engines.ai import cones as ai
 from bot.games.cones import page
 from bot.games.cones.ui import UI
 from bot.games.kit import GameKit
 
 KIT = GameKit(
-    engine=engine, ui=UI(),
+    engine=engine, ai=ai, ui=UI(),
     blurb="make the piles yours without giving your colour away; 2-4 players",
     tag="a secret colour",
     look=("red", "triangle"),

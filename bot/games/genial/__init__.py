@@ -6,12 +6,13 @@ from __future__ import annotations
 import pathlib
 
 from engines import genial as engine
+from engines.ai import genial as ai
 from bot.games.genial import page
 from bot.games.genial.ui import UI
 from bot.games.kit import GameKit
 
 KIT = GameKit(
-    engine=engine, ui=UI(),
+    engine=engine, ai=ai, ui=UI(),
     blurb="six colour tracks, your lowest colour counts; 1-4 players, teams",
     tag="hex tiles on a board",
     look=("green", "hexagon"),

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pathlib
 
 from engines import lucky as engine
+from engines.ai import lucky as ai
 from bot.games.kit import GameKit
 from bot.games.lucky import page
 from bot.games.lucky.ui import UI
 
 KIT = GameKit(
-    engine=engine, ui=UI(),
+    engine=engine, ai=ai, ui=UI(),
     blurb="draw while the tokens match, bank before you bust; 2-4 players",
     tag="push your luck with tokens",
     look=("orange", "square"),

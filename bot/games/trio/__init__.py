@@ -6,12 +6,13 @@ from __future__ import annotations
 import pathlib
 
 from engines import trio as engine
+from engines.ai import trio as ai
 from bot.games.kit import GameKit
 from bot.games.trio import page
 from bot.games.trio.ui import UI
 
 KIT = GameKit(
-    engine=engine, ui=UI(),
+    engine=engine, ai=ai, ui=UI(),
     blurb="make them on a growing grid, with a die; 2-4 players",
     tag="sets of three",
     look=("blue", "diamond"),
