@@ -1,5 +1,8 @@
 """What goes out to Telegram: every Bot API call and its errors (``messenger``), each group's write
-budget (``pacing``), and inline keyboards with the callback-data grammar (``keyboard``).
+budget and the whole bot's (``pacing``), how many writes are in flight (``inflight``), answers on
+connections of their own (``lanes``), the HTTP requests themselves (``http``), inline keyboards
+with the callback-data grammar (``keyboard``) and the platform's button actions, each named once
+(``actions``).
 
 It may use ``words`` and ``logs``; it knows nothing of games.
 """

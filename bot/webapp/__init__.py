@@ -4,8 +4,10 @@ Mounted on the bot's one web server (bot/ops/web.py) at ``/app`` when ``WEBAPP_U
 page is ``<WEBAPP_URL>/app/``. Every game is played on it (a piece, a place, ✅; lucky's one tap),
 each with its board module and the moves the engine allows with what each does, from the
 game's kit (bot/games/<game>/: board.js, page.py). Every API request carries Telegram's signed ``initData``
-(bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
-a button press (bot/updates/door.py).
+(``auth``); the server decides everything (``api``: the routes; ``views``: what one person may
+see of a game, never another's secret), and a move goes through the same door as a button press
+(bot/updates/door.py). Open pages hear a game's changes (``live``); a script hammering the API
+is held back (``limits``).
 
     GET  /app/                              the page (static/index.html)
     GET  /app/static/...                    its modules, styles

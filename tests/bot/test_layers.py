@@ -138,6 +138,21 @@ def test_every_package_says_what_it_is_for_and_what_it_may_use():
         assert doc and "may use" in doc or "uses no other" in (doc or ""), path
 
 
+def test_every_package_names_its_modules():
+    """A newcomer reads a room's docstring and knows what each of its modules is for (the games'
+    own packages are the registry's: ``bot/games/<game>/``)."""
+    from engines import registry
+    missing = []
+    for init in sorted(BOT.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        for part in sorted(init.parent.iterdir()):
+            is_module = part.suffix == ".py" and part.stem != "__init__"
+            is_package = part.is_dir() and (part / "__init__.py").exists() and part.name not in registry.game_ids()
+            if (is_module or is_package) and f"``{part.stem}``" not in doc:
+                missing.append(f"{init.parent.name}/{part.name}")
+    assert not missing, missing
+
+
 @pytest.mark.parametrize("path", sorted(BOT.rglob("*.py")), ids=lambda p: str(p.relative_to(BOT)))
 def test_modules_are_small_and_classes_take_few_collaborators(path):
     source = path.read_text()
