@@ -24,7 +24,6 @@ from bot.table.background import Background
 from bot.table.book import GameBook, Match
 from bot.table.changes import (Change, LobbyChanged, LobbyClosed, Moved, Outdated, SeatChanged, Shown, Started,
                                Summoned)
-from bot.table.stages import Progress
 from bot.table.people import People
 from bot.table.turns import TurnPolicy
 from bot.words.i18n import t
@@ -126,7 +125,7 @@ class Tables:
             if new_id is not None and new_id != game.lobby_msg:
                 game.lobby_msg = new_id
                 await self.store.save_messages(game)
-        self._schedule(("lobby", match.id), match.stages.lobby, job)
+        self.background.schedule(("lobby", match.id), job, match.stages.lobby)
 
     def _close_lobby(self, match: Match, text: str) -> None:
         """Turn the lobby message into a plain record (no buttons)."""
@@ -137,19 +136,7 @@ class Tables:
 
         async def job() -> None:
             await self.messages.show(chat_id, message_id, View(text), None, thread_id=thread_id)
-        self._schedule(("lobby", game.id), match.stages.lobby, job)
-
-    def _schedule(self, key: tuple, progress: Progress, job) -> None:
-        """A redraw in the background, which reaches its milestone when it is over (shown, or
-        given up on until Telegram is back: nobody who follows it waits for that)."""
-        async def run() -> None:
-            covered = progress.begin()
-            try:
-                await job()
-            finally:
-                progress.done(covered)
-        progress.ask()
-        self.background.schedule(key, run)
+        self.background.schedule(("lobby", game.id), job, match.stages.lobby)
 
     # ---- the table -----------------------------------------------------------------------
 
@@ -190,7 +177,7 @@ class Tables:
         return [[Button(t(lang, "🖐 On the board"), web_app=f"{self.webapp_url}?game={match.game.short_id}")]]
 
     def schedule_table(self, match: Match) -> None:
-        self._schedule(("table", match.id), match.stages.table, lambda: self._refresh_table(match))
+        self.background.schedule(("table", match.id), lambda: self._refresh_table(match), match.stages.table)
 
     async def _refresh_table(self, match: Match) -> None:
         game = match.game
@@ -245,8 +232,8 @@ class Tables:
             self.schedule_private(match, s.seat, bump=bump_current and s.seat == current)
 
     def schedule_private(self, match: Match, seat: int, *, bump: bool = False) -> None:
-        self._schedule(("dm", match.id, seat), match.stages.private[seat],
-                       lambda: self._refresh_private(match, seat, bump))
+        self.background.schedule(("dm", match.id, seat), lambda: self._refresh_private(match, seat, bump),
+                                 match.stages.private[seat])
 
     async def _refresh_private(self, match: Match, seat: int, bump: bool) -> None:
         game = match.game

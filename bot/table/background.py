@@ -2,7 +2,9 @@
 
 One :class:`Background` is built in the composition root and handed to whoever needs it. Work
 is keyed: at most one job per key runs at a time, and a job scheduled while one runs replaces
-the pending one (a burst of moves becomes one redraw of the newest state). A job that raises
+the pending one (a burst of moves becomes one redraw of the newest state). A job may stand for a
+milestone of its match (``bot/table/stages.py``: a message shown): each run reaches it for
+every request made before the run began, shown or given up on. A job that raises
 :class:`TryLater`, or meets the database away, runs again after a while, unless a newer one
 took its place. At shut-down the jobs get a few seconds to finish (``drain``), then the rest
 are cancelled (a restart redraws everything from the store).
@@ -15,6 +17,7 @@ from typing import Any, Awaitable, Callable
 
 from bot import logs
 from bot.storage.store import StoreUnavailable
+from bot.table.stages import Progress
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,7 @@ class Background:
 
     def __init__(self) -> None:
         self._pending: dict[Any, Job] = {}
+        self._progress: dict[Any, Progress] = {}  # the milestone a key's runs reach
         # What each pending job's scheduler was working for (chat, game), for its log records: the
         # task of a key runs every job scheduled for the key meanwhile, not just the first one.
         self._about: dict[Any, tuple[int | None, int | None]] = {}
@@ -44,9 +48,12 @@ class Background:
         self._later: dict[Any, asyncio.TimerHandle] = {}
         self._closed = False
 
-    def schedule(self, key: Any, job: Job) -> None:
+    def schedule(self, key: Any, job: Job, progress: Progress | None = None) -> None:
         if self._closed:
             return  # shutting down: a restart redraws everything
+        if progress is not None:
+            progress.ask()
+            self._progress[key] = progress
         later = self._later.pop(key, None)
         if later is not None:
             later.cancel()
@@ -60,6 +67,8 @@ class Background:
         while key in self._pending:
             job = self._pending.pop(key)
             logs.about(*self._about.pop(key, (None, None)))
+            progress = self._progress.pop(key, None)
+            covered = progress.begin() if progress is not None else 0
             try:
                 await job()
             except TryLater as later:
@@ -73,6 +82,9 @@ class Background:
                 self._again(key, job, RETRY_SECONDS)
             except Exception:  # one failed job must not stop the next one
                 log.exception("background job %r failed", key)
+            finally:
+                if progress is not None:
+                    progress.done(covered)  # shown, or given up on: nobody waits for Telegram's return
         self._tasks.pop(key, None)
 
     def _again(self, key: Any, job: Job, seconds: float) -> None:
