@@ -7,6 +7,7 @@ import time
 from bench.lucky import refresh_figures
 from engines import cones
 from render import cones as render_cones
+from bot.games.cones.ui import picture_words
 
 NAMES = ["Boris", "Анастасия", "kate", "Li"]
 
@@ -30,7 +31,7 @@ def _playout(seed: int, players: int) -> None:
 def figures() -> list[tuple[str, float, str]]:
     view = cones.view(_mid_game(), None)
     out = refresh_figures("cones", "4-player table mid-game",
-                          lambda: render_cones.table(view, lang="ru", names=NAMES))
+                          lambda: render_cones.table(view, words=picture_words("ru"), names=NAMES))
     for players in (2, 4):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < 1.5:

@@ -14,6 +14,7 @@ from bench.measure import percentile
 from engines import lucky as L
 from engines.base import random_steps
 from render import lucky as RL
+from bot.games.lucky.ui import picture_words
 from render.common import encode_jpeg, encode_picture
 
 NAMES = ["Борис", "Alice", "Катерина", "Dmitry"]
@@ -68,7 +69,7 @@ def figures() -> list[tuple[str, float, str]]:
     state, events = _midgame()
     view = L.view(state)
     rows = refresh_figures("lucky", "4-player mid-game table",
-                           lambda: RL.table(view, lang="ru", names=NAMES, last=events))
+                           lambda: RL.table(view, words=picture_words("ru"), names=NAMES, last=events))
 
     games = steps = 0
     t0 = time.perf_counter()

@@ -10,7 +10,8 @@ import time
 from bot.games import kit_for
 from engines import genial as g
 from engines.replay import public_views
-from render.replay import animation
+from render.replay import LABELS, animation
+from bot.words.i18n import labels
 
 NAMES = ["Маша", "Витя", "Игорь", "Alexander"]
 
@@ -32,7 +33,8 @@ def _long_game(players: int = 4, seeds: range = range(30)) -> tuple[int, list[tu
 def make(seed: int, log: list, lang: str = "ru") -> bytes:
     ui = kit_for("genial").ui
     steps = public_views("genial", 4, None, seed, log)
-    return animation([ui.table_picture(s.view, NAMES, lang, s.events) for s in steps], lang=lang)
+    return animation([ui.table_picture(s.view, NAMES, lang, s.events) for s in steps],
+                     words=labels(lang, "picture", LABELS))
 
 
 def figures() -> list[tuple[str, float, str]]:

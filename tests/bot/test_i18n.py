@@ -8,7 +8,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 
 from tests import catalogues
-from bot.words.i18n import nt, t
+from bot.words.i18n import nt, pt, t
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "bot"
 KEYWORDS = {"t": (2,), "nt": (2, 3)}
@@ -49,6 +49,19 @@ def constant_messages():
     return out
 
 
+def labelled_messages():
+    """(msgctxt, msgid) of the texts shown with a context: the pictures' labels (each drawing
+    module's LABELS, under ``picture:<game>``; the replay's band under ``picture``)."""
+    import importlib
+
+    from bot.games import kits
+    out = [("picture", msgid) for msgid in importlib.import_module("render.replay").LABELS.values()]
+    for kit in kits():
+        drawing = importlib.import_module(f"render.{kit.id}")
+        out += [(f"picture:{kit.id}", msgid) for msgid in drawing.LABELS.values()]
+    return out
+
+
 class PoCatalog:
     """The Russian texts as the bot read them from the .po files before they were compiled
     (Babel at run time): fuzzy, untranslated and incomplete plural entries left out."""
@@ -59,6 +72,7 @@ class PoCatalog:
         from babel.messages.pofile import read_po
         self.singular: dict[str, str] = {}
         self.plural: dict[tuple[str, str], list[str]] = {}
+        self.contexted: dict[tuple[str, str], str] = {}  # (msgctxt, msgid) → text
         for path in sorted((ROOT / "words" / "locales" / lang / "LC_MESSAGES").glob("*.po")):
             with path.open("rb") as fh:
                 cat = read_po(fh, locale=lang)
@@ -69,11 +83,16 @@ class PoCatalog:
                 if isinstance(message.id, tuple):
                     if all(message.string):
                         self.plural[(message.id[0], message.id[1])] = list(message.string)
+                elif message.string and message.context:
+                    self.contexted[(message.context, message.id)] = message.string
                 elif message.string:
                     self.singular[message.id] = message.string
 
     def t(self, msgid: str) -> str:
         return self.singular.get(msgid, msgid)
+
+    def pt(self, context: str, msgid: str) -> str:
+        return self.contexted.get((context, msgid), msgid)
 
     def nt(self, singular: str, plural: str, n: int) -> str:
         forms = self.plural.get((singular, plural))
@@ -98,6 +117,8 @@ def test_the_compiled_catalogues_read_as_the_po_files_did():
     msgids = set(po.singular) | {""}  # and every t() call: one passing a plural's msgid would now differ
     msgids |= {m for m, _ in used_messages() if isinstance(m, str)} | set(constant_messages())
     differ = [m for m in sorted(msgids) if t("ru", m) != po.t(m)]
+    differ += [f"{c}: {m}" for c, m in sorted(set(po.contexted) | set(labelled_messages()))
+               if pt("ru", c, m) != po.pt(c, m)]
     plurals = set(po.plural) | {tuple(m[:2]) for m, _ in used_messages() if isinstance(m, tuple)}
     for one, many in sorted(plurals):
         names = placeholders(one) | placeholders(many) | placeholders("".join(po.plural.get((one, many), [])))
@@ -120,12 +141,14 @@ def test_every_message_has_a_russian_translation():
     for message in constant_messages():
         if message not in cat.singular:
             missing.append(f"constant: {message!r}")
+    missing += [f"{context}: {message!r}" for context, message in labelled_messages()
+                if (context, message) not in cat.contexted]
     assert not missing, "untranslated:\n" + "\n".join(missing)
 
 
 def test_translations_keep_placeholders_and_html():
     cat = PoCatalog("ru")
-    for msgid, text in cat.singular.items():
+    for msgid, text in [*cat.singular.items(), *((m, text) for (_, m), text in cat.contexted.items())]:
         assert placeholders(msgid) == placeholders(text), msgid
         assert re.findall(r"</?\w+", msgid).sort() == re.findall(r"</?\w+", text).sort(), msgid
     for (one, many), forms in cat.plural.items():
@@ -194,7 +217,7 @@ def test_a_message_in_several_catalogues_has_one_translation():
         for message in cat:
             if not message.id:
                 continue
-            key = message.id if isinstance(message.id, str) else tuple(message.id)
+            key = (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
             if key in seen and seen[key][1] != message.string:
                 clashes.append(f"{key!r}: {seen[key][0]} and {name} differ")
             seen.setdefault(key, (name, message.string))

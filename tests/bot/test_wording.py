@@ -4,6 +4,7 @@
 that says once that the game is over."""
 from __future__ import annotations
 
+import importlib
 import pathlib
 import random
 import re
@@ -25,20 +26,10 @@ BOT = "tablebot_test_bot"
 
 # ---- one glossary per game ----------------------------------------------------------------
 
-def _russian_of(words) -> list[str]:
-    """Every Russian label of a picture module's WORDS (``{"ru": {...}}`` or ``{key: {"ru": ...}}``)."""
-    out: list[str] = []
-    for key, value in words.items():
-        if key == "ru" and isinstance(value, dict):
-            out += [v for v in value.values() if isinstance(v, str)]
-        elif isinstance(value, dict) and isinstance(value.get("ru"), str):
-            out.append(value["ru"])
-    return out
-
-
 def game_texts(kind: str) -> list[str]:
     """Every Russian string of a game: its catalogue (captions, buttons, private messages, the
-    /rules text), its lobby options and menu line (in the core catalogue), its pictures' labels."""
+    /rules text, its pictures' labels), its lobby options and menu line (in the core catalogue),
+    the words its pictures are handed (colours and shapes by name, from the core catalogue)."""
     with (LOCALES / f"{kind}.po").open("rb") as fh:
         catalogue = read_po(fh, locale="ru")
     out: list[str] = []
@@ -51,8 +42,7 @@ def game_texts(kind: str) -> list[str]:
         label, hint = OPTION_LABELS[opt.key]
         out += [t("ru", label), t("ru", hint)]
     out += [t("ru", kit_for(kind).blurb), t("ru", kit_for(kind).tag)]
-    drawing = __import__(f"render.{kind}", fromlist=["WORDS"])
-    out += _russian_of(drawing.WORDS)
+    out += importlib.import_module(f"bot.games.{kind}.ui").picture_words("ru").values()
     return out
 
 
@@ -111,8 +101,8 @@ def test_russian_reads_aloud_without_declining_names():
     assert ru("level with {name} on piles and piles with chips, the tallest pile decided: {x} against {y}",
               name="Борис", x=1, y=2).startswith("вы и Борис равны и по башням, и по башням с фишками")
     assert "(" not in t("ru", OPTION_LABELS["equal"][1])  # shown in brackets in the lobby: none nested
-    from render.cones import WORDS
-    assert WORDS["ru"]["neutral"] == "без хозяина"
+    from bot.games.cones.ui import picture_words
+    assert picture_words("ru")["neutral"] == "без хозяина"
     everything = "\n".join(s for kind in GLOSSARY for s in game_texts(kind)) + "\n".join(
         s for path in LOCALES.glob("*.po") for s in re.findall(r'msgstr(?:\[\d\])? "(.*)"', path.read_text()))
     for old in ("(а)", "(и)", "за него", "Не понял", "собирает весь", "альтернативный ход", "Вы за столом один",

@@ -21,7 +21,7 @@ from render.common import picture_of
 from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import fit_caption
 from bot.games.colours import EMOJI, colour
-from bot.games.genial.entry import compose, rack_image, tile_emoji, tile_words
+from bot.games.genial.entry import compose, picture_words, rack_image, tile_emoji, tile_words
 from bot.games.genial.text import move_error, narrate_events, private_detail, results_text
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
@@ -99,7 +99,7 @@ class UI(GameUI):
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
         """The latest placement rimmed."""
         highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
-        return partial(drawing.table, view, lang=lang, names=names, highlight=highlight)
+        return partial(drawing.table, view, words=picture_words(lang), names=names, highlight=highlight)
 
     @staticmethod
     def _tracks_line(view: dict, holder: int, lang: str) -> str:
