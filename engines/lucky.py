@@ -79,14 +79,10 @@ BUST_CONFLICT = "bust_conflict"
 INFO = GameInfo(
     id="lucky",
     name_en="Totally Genial",
-    name_ru="Совершенно гениально",
     min_players=2,
     max_players=4,
     hidden_info=False,
-    aliases=(
-        "lucky", "totally genial", "totally", "genial tokens", "tokens", "wer zu viel riskiert",
-        "совершенно гениально", "совершенно", "сг", "жетоны", "жетончики", "удача",
-    ),
+    aliases=("lucky", "totally genial", "totally", "genial tokens", "tokens", "wer zu viel riskiert"),
     options=(
         Option("seven_for_three", False, players=(3,)),
         SERIES,

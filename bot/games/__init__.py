@@ -21,7 +21,7 @@ from engines.base import GameInfo
 from bot.games.kit import GameKit
 from bot.words.i18n import t
 from bot.words.names import in_text
-from bot.words.texts import game_name
+from bot.words.texts import find_game, game_name
 
 ENTRY_POINTS = "tablebot.games"
 
@@ -91,7 +91,7 @@ def games_list(lang: str) -> str:
 
 def rules_text(words: list[str], lang: str) -> str:
     """/rules <game>: the rules in short, or which games there are when it names none."""
-    info = registry.find(" ".join(words)) or (registry.find(words[0]) if words else None)
+    info = find_game(" ".join(words)) or (find_game(words[0]) if words else None)
     if info is None:
         names = ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
         which = t(lang, "Which rules? Write /rules and a game: {names}.", names=names)

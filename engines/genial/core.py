@@ -37,12 +37,10 @@ from engines.genial.geometry import (
 INFO = GameInfo(
     id="genial",
     name_en="Ingenious",
-    name_ru="Гениально",
     min_players=1,
     max_players=4,
     hidden_info=True,
-    aliases=("ingenious", "genial", "einfach genial", "гениально", "гениально!", "гениальный",
-             "genial!", "ingenius", "knizia ingenious", "гениально книция"),
+    aliases=("ingenious", "genial", "einfach genial", "genial!", "ingenius", "knizia ingenious"),
     options=(
         Option("team", False, players=(4,)),
         Option("bonus_from_rack", False),

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from bot.games.glossary import GLOSSARY
 from bot.words.i18n import nt, t
 from bot.games import kit_for, kits
-from bot.words.texts import OPTION_LABELS
+from bot.words.texts import OPTION_LABELS, find_game, game_name
 from engines import registry
 from tests.bot.harness import Player, button_data, press_until_over
 
@@ -62,6 +62,29 @@ def test_every_russian_text_of_a_game_keeps_to_its_glossary(kind):
 
 def test_every_game_has_a_glossary():
     assert set(GLOSSARY) == {info.id for info in registry.all_infos()}
+
+
+# ---- a game's names: in the catalogues, found in every language -------------------------------
+
+def test_a_game_is_found_by_any_of_its_names_in_any_language():
+    """The engines know a game's id, English name and English aliases; its Russian name and what
+    people type for it in Russian (``/new конусы``) are the catalogues'."""
+    for gi in registry.all_infos():
+        assert find_game(gi.id) is gi
+        assert find_game(gi.name_en.upper()) is gi
+        assert find_game(game_name(gi, "ru")) is gi
+        assert find_game(f"«{game_name(gi, 'ru')}»") is gi
+    assert find_game("chess") is None
+    assert find_game("") is None and find_game("  ") is None
+    names = {kind: game_name(registry.info(kind), "ru") for kind in ("cones", "genial", "lucky", "trio")}
+    assert names == {"cones": "Конусы", "genial": "Гениально", "lucky": "Совершенно гениально", "trio": "Трио"}
+    found = {"cones": ("kabaleo", "кабалео", "конусы", "Кабалео конусы"),
+             "genial": ("ingenious", "гениально!", "гениальный"),
+             "lucky": ("lucky", "совершенно гениально", "сг", "tokens", "жетоны"),
+             "trio": ("трио", "sets", "сеты", "игра трио")}
+    for kind, words in found.items():
+        assert [find_game(w).id if find_game(w) else None for w in words] == [kind] * len(words), kind
+    assert find_game("ёлки") is None and find_game("гениально") is registry.info("genial")
 
 
 # ---- the strings the issue quoted: the new wording is there, the old is gone ----------------
