@@ -1,8 +1,8 @@
 """The games on the bot's side: one package per game (``bot/games/<game>/``: its adapter, its
 words in the chat, its moves on the page and its board there), each exporting one
 :class:`~bot.games.kit.GameKit`; ``base.py`` is the contract of an adapter, ``kit.py`` the
-descriptor, ``colours.py`` the colour words every game uses, ``glossary.py`` the words a
-game's Russian holds to.
+descriptor, ``colours.py`` the colour words every game uses (the words a game's Russian holds
+to are the Russian catalogues' glossary, ``bot/words/locales/ru/glossary.toml``).
 
 Which games there are is the registry's (``engines/registry.py``): a game of this package is
 found by its id; a game from elsewhere is added with :func:`add` (a test's toy game), or by an

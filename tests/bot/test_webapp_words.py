@@ -1,6 +1,6 @@
 """The page's words (the catalogues' entries under msgctxt "page" and "page:<game>", which the
 server sends the page: bot/webapp/views.py page_words) agree with the bot's: each game's section
-keeps to that game's glossary (bot/games/glossary.py: «тайл» and «подставка» in «Гениально»,
+keeps to that game's glossary (bot/words/locales/ru/glossary.toml: «тайл» and «подставка» in «Гениально»,
 «резерв» in lucky and trio…), the words around the boards name no game's piece at all, and every
 word the page's scripts ask for (read with Babel's JavaScript extractor) has its Russian."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from babel.messages.extract import extract
 
 from bot.games import kits
-from bot.games.glossary import GLOSSARY
 from bot.webapp.views import page_words
+from tests.bot.glossary import GLOSSARY
 
 STATIC = pathlib.Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
 

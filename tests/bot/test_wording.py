@@ -1,7 +1,8 @@
 """Russian as it is read aloud (names stay in the nominative), one word per thing in each game
-(bot/games/glossary.py), and the small things the wording issue listed: /rules of an unknown game,
-/start that introduces the bot once, a host told what she must do rather than her own name, a table
-that says once that the game is over."""
+(bot/words/locales/ru/glossary.toml) wherever a person reads it (the chat, the pictures, the
+page), a game found by any of its names, and the small things the wording issue listed: /rules of
+an unknown game, /start that introduces the bot once, a host told what she must do rather than
+her own name, a table that says once that the game is over."""
 from __future__ import annotations
 
 import importlib
@@ -12,11 +13,11 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.games.glossary import GLOSSARY
 from bot.words.i18n import nt, t
 from bot.games import kit_for, kits
 from bot.words.texts import OPTION_LABELS, find_game, game_name
 from engines import registry
+from tests.bot.glossary import GLOSSARY
 from tests.bot.harness import Player, button_data, press_until_over
 
 LOCALES = pathlib.Path(__file__).resolve().parents[2] / "bot" / "words" / "locales" / "ru" / "LC_MESSAGES"
@@ -28,8 +29,9 @@ BOT = "tablebot_test_bot"
 
 def game_texts(kind: str) -> list[str]:
     """Every Russian string of a game: its catalogue (captions, buttons, private messages, the
-    /rules text, its pictures' labels), its lobby options and menu line (in the core catalogue),
-    the words its pictures are handed (colours and shapes by name, from the core catalogue)."""
+    /rules text, its name, its pictures' labels, its board on the page), its lobby options and
+    menu line (in the core catalogue), the words its pictures are handed (colours and shapes by
+    name, from the core catalogue)."""
     with (LOCALES / f"{kind}.po").open("rb") as fh:
         catalogue = read_po(fh, locale="ru")
     out: list[str] = []
