@@ -5,11 +5,12 @@ import random
 import time
 
 from bench.lucky import refresh_figures
+from bench.measure import names
 from engines import cones
 from render import cones as render_cones
 from bot.games.cones.ui import picture_words
 
-NAMES = ["Boris", "Анастасия", "kate", "Li"]
+NAMES = names("cones")
 
 
 def _mid_game(players: int = 4, seed: int = 1, steps: int = 20):

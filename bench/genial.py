@@ -1,4 +1,4 @@
-"""Benchmarks of «Гениально»: refreshing a late 4-player table, the move-entry pictures, listing
+"""Benchmarks of Ingenious: refreshing a late 4-player table, the move-entry pictures, listing
 placements, playouts."""
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import random
 import time
 
 from bench.lucky import refresh_figures
+from bench.measure import names as table_names
 from engines import genial as g
 from render import genial as rg
 from bot.games.genial.ui import picture_words
@@ -49,7 +50,7 @@ def figures() -> list[tuple[str, float, str]]:
     rows: list[tuple[str, float, str]] = []
     late = _late(4, 7, 0.8)
     view = g.view(late)
-    names = ["Маша", "Витя", "Игорь", "Alexander"]
+    names = table_names("genial")
     rows += refresh_figures("genial", "late 4-player table", lambda: rg.table(view, words=picture_words("ru"), names=names))
 
     mid = _late(4, 11, 0.45)

@@ -1,4 +1,4 @@
-"""«Совершенно гениально» (Knizia's push-your-luck token game, published in German as
+"""Totally Genial (Knizia's push-your-luck token game, published in German as
 *Wer zu viel riskiert, verliert*): the rules of seed ``shared/seeds/000_c0285348493ec48e.txt``
 (002 is a copy) as settled by ``shared/RULES.md``, section ``lucky``.
 

@@ -72,8 +72,9 @@ def game_sign(kind: str) -> str:
 
 
 def game_button(info: GameInfo, lang: str) -> str:
-    """A game's sign, name and tag: «🎲 Совершенно гениально · жетоны на удачу» and «⬢ Гениально ·
-    тайлы на поле» differ at a glance."""
+    """A game's sign, name and tag: "🎲 Totally Genial · push your luck with
+    tokens" and "⬢ Ingenious · hex tiles on a board" differ at a glance (in Russian their names
+    are one word apart)."""
     kit = kit_for(info.id)
     return f"{kit.sign} {game_name(info, lang)} · {t(lang, kit.tag)}"
 

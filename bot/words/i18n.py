@@ -11,9 +11,9 @@ language are merged at load. After editing a .po: ``python -m tests.catalogues``
 
 A msgctxt says where a text is shown when the same English may read differently there:
 ``picture:<game>`` a game's pictures, ``picture`` the replay's band, ``page`` the Mini App's page
-around the boards, ``page:<game>`` a game's board on the page (a tile is «тайл» in one game and
-«жетон» in another), ``game`` a game's name, ``typed`` what people may type (comma-separated:
-the msgid's own words are the English ones), ``language`` a language's name in itself.
+around the boards, ``page:<game>`` a game's board on the page (a tile of one game and of another
+may be two words), ``game`` a game's name, ``typed`` what people may type (comma-separated: the
+msgid's own words are the English ones), ``language`` a language's name in itself.
 
 A text a catalogue lacks (untranslated, fuzzy, a plural form missing) shows in English.
 Language is always passed explicitly (asyncio: no global "current locale").
@@ -107,13 +107,13 @@ def entries(lang: str, context: str) -> dict[str, str]:
 
 
 def language_name(lang: str) -> str:
-    """A language's name in itself ("English", «Русский»): what its button says to everyone."""
+    """A language's name in itself ("English", "Deutsch"): what its button says to everyone."""
     return pt(lang, "language", "English")
 
 
 def fold(text: str) -> str:
-    """A typed word as it is compared: lower case, without accents or marks (ё reads as е, é as
-    e), without guillemets or outer spaces."""
+    """A typed word as it is compared: lower case, without accents or marks (é reads as e, and
+    the Russian yo as ye), without guillemets or outer spaces."""
     decomposed = unicodedata.normalize("NFD", text.replace("«", "").replace("»", "").strip().casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -24,8 +24,8 @@ def _names(info: GameInfo) -> frozenset[str]:
 
 
 def find_game(text: str) -> GameInfo | None:
-    """A game by any of its names, in any language the catalogues have (``/new конусы``), case,
-    accents and guillemets aside."""
+    """A game by any of its names, in any language the catalogues have (``/new cones`` and its
+    Russian name alike), case, accents and guillemets aside."""
     wanted = fold(text)
     if not wanted:
         return None

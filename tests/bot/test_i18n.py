@@ -314,3 +314,13 @@ def test_a_cancelled_game_says_so_and_asks_nothing():
             assert view.text.endswith(words) or view.text.endswith(words + "."), view.text
             assert not [b for row in view.rows for b in row if b.action], (info.id, view.rows)
             assert ui.private_result(ctx, 0) is None
+
+
+def test_no_text_in_another_script_outside_the_catalogues():
+    """What a person reads in another language is a catalogue's: no Cyrillic in the code or the
+    page's scripts (a homoglyph table or a regular expression writes its letters as escapes)."""
+    cyrillic = re.compile("[\u0400-\u052f]")
+    found = [f"{path.relative_to(ROOT.parent)}:{n}" for folder in ("bot", "engines", "render", "bench")
+             for path in sorted((ROOT.parent / folder).rglob("*")) if path.suffix in (".py", ".js")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if cyrillic.search(line)]
+    assert not found, found

@@ -1,4 +1,4 @@
-"""Composing a «Гениально» move with buttons: tile → numbered placement → preview → confirm.
+"""Composing an Ingenious move with buttons: tile → numbered placement → preview → confirm.
 
 1. The tile: rack tiles as buttons under the rack picture (skipped when the tile to place was
    drawn from the bag, or when the rack holds one kind of tile only).

@@ -1,4 +1,4 @@
-"""«Гениально» (Ingenious) in the chat: the board on the group table, racks by private message.
+"""Ingenious (genial) in the chat: the board on the group table, racks by private message.
 
 The group sees the table (render.genial.table of the public view, the latest placement rimmed)
 with a caption narrating placements and their points per colour, «Ingenious!» bonuses, swaps
@@ -29,7 +29,8 @@ from bot.words.numbers import has_foreign_digits
 from bot.words.refusals import Refused
 from bot.words.texts import game_name, option_label
 
-MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
+# (a row letter may be Latin or Cyrillic: U+0401, U+0410-U+044F, U+0451)
+MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-z\u0401\u0410-\u044f\u0451]\s*\d{1,2}\b")
 
 
 class UI(GameUI):

@@ -1,7 +1,8 @@
 """Trio symbols, tiles and events as caption text, in the reader's language.
 
-A symbol is its colour and shape in words ("red star", «красная звезда»): one thing to read,
-colour-blind safe, where an emoji pair such as "🔴●" read as two circles. A tile is its two
+A symbol is its colour and shape in words ("red star"; in Russian the colour agrees with the
+shape): one thing to read, colour-blind safe, where an emoji pair such as "🔴●" read as two
+circles. A tile is its two
 symbols in the engine's (lo, hi) order joined by "+" ("red hexagon + blue star"), so a tile is
 always written the same way wherever it appears.
 """
