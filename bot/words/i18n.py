@@ -28,7 +28,8 @@ from functools import lru_cache
 DEFAULT_LANG = "en"
 LOCALE_DIR = pathlib.Path(__file__).with_name("locales")
 # English, then every language that has a folder of catalogues.
-LANGS = (DEFAULT_LANG, *sorted(p.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES") if p.parent.name != DEFAULT_LANG))
+LANGS = (DEFAULT_LANG, *sorted(folder.parent.name for folder in LOCALE_DIR.glob("*/LC_MESSAGES")
+                               if folder.parent.name != DEFAULT_LANG))
 # Readers of these mostly read Russian better than English.
 READ_RUSSIAN = {"uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "ka"}
 
