@@ -51,7 +51,8 @@ def figures() -> list[tuple[str, float, str]]:
     late = _late(4, 7, 0.8)
     view = g.view(late)
     names = table_names("genial")
-    rows += refresh_figures("genial", "late 4-player table", lambda: rg.table(view, words=picture_words("ru"), names=names))
+    rows += refresh_figures("genial", "late 4-player table",
+                            lambda: rg.table(view, words=picture_words("ru"), names=names))
 
     mid = _late(4, 11, 0.45)
     seat = g.current_player(mid)
