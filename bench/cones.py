@@ -5,10 +5,12 @@ import random
 import time
 
 from bench.lucky import refresh_figures
+from bench.measure import names
 from engines import cones
 from render import cones as render_cones
+from bot.games.cones.ui import picture_words
 
-NAMES = ["Boris", "Анастасия", "kate", "Li"]
+NAMES = names("cones")
 
 
 def _mid_game(players: int = 4, seed: int = 1, steps: int = 20):
@@ -30,7 +32,7 @@ def _playout(seed: int, players: int) -> None:
 def figures() -> list[tuple[str, float, str]]:
     view = cones.view(_mid_game(), None)
     out = refresh_figures("cones", "4-player table mid-game",
-                          lambda: render_cones.table(view, lang="ru", names=NAMES))
+                          lambda: render_cones.table(view, words=picture_words("ru"), names=NAMES))
     for players in (2, 4):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < 1.5:

@@ -1,4 +1,4 @@
-"""Benchmarks of «Гениально»: refreshing a late 4-player table, the move-entry pictures, listing
+"""Benchmarks of Ingenious: refreshing a late 4-player table, the move-entry pictures, listing
 placements, playouts."""
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import random
 import time
 
 from bench.lucky import refresh_figures
+from bench.measure import names as table_names
 from engines import genial as g
 from render import genial as rg
+from bot.games.genial.ui import picture_words
 
 
 def _late(players: int, seed: int, filled: float) -> g.State:
@@ -48,8 +50,9 @@ def figures() -> list[tuple[str, float, str]]:
     rows: list[tuple[str, float, str]] = []
     late = _late(4, 7, 0.8)
     view = g.view(late)
-    names = ["Маша", "Витя", "Игорь", "Alexander"]
-    rows += refresh_figures("genial", "late 4-player table", lambda: rg.table(view, lang="ru", names=names))
+    names = table_names("genial")
+    rows += refresh_figures("genial", "late 4-player table",
+                            lambda: rg.table(view, words=picture_words("ru"), names=names))
 
     mid = _late(4, 11, 0.45)
     seat = g.current_player(mid)
@@ -72,10 +75,10 @@ def figures() -> list[tuple[str, float, str]]:
     cands = [(k + 1, colours[0], colours[1], pa, pb)
              for k, (pa, pb) in enumerate(g.legal_placements(mid, seat, tile)[:9])]
     rows.append(("genial: candidates picture, a page of 9 placements", _timed(
-        lambda: rg.candidates(view_mid, cands, lang="ru", names=names), 3), "ms"))
+        lambda: rg.candidates(view_mid, cands, words=picture_words("ru"), names=names), 3), "ms"))
     rows.append(("genial: preview render", _timed(
         lambda: rg.preview(g.view(mid, seat), [g.COLOURS[tile[0]], g.COLOURS[tile[1]]], a, b,
-                           g.placement_score(mid, seat, tile, a, b), lang="ru"), 5), "ms"))
+                           g.placement_score(mid, seat, tile, a, b), words=picture_words("ru")), 5), "ms"))
     rows.append(("genial: random playouts, 2 players", _playouts(2, 1.5), "games/s"))
     rows.append(("genial: random playouts, 4 players", _playouts(4, 1.5), "games/s"))
     return rows

@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 import time
 
-from bench.measure import percentile
+from bench.measure import names, percentile
 from engines import lucky as L
 from engines.base import random_steps
 from render import lucky as RL
+from bot.games.lucky.ui import picture_words
 from render.common import encode_jpeg, encode_picture
 
-NAMES = ["Борис", "Alice", "Катерина", "Dmitry"]
+NAMES = names("lucky")
 
 
 def _midgame(players: int = 4, seed: int = 5, steps: int = 110):
@@ -68,7 +69,7 @@ def figures() -> list[tuple[str, float, str]]:
     state, events = _midgame()
     view = L.view(state)
     rows = refresh_figures("lucky", "4-player mid-game table",
-                           lambda: RL.table(view, lang="ru", names=NAMES, last=events))
+                           lambda: RL.table(view, words=picture_words("ru"), names=NAMES, last=events))
 
     games = steps = 0
     t0 = time.perf_counter()

@@ -1,7 +1,18 @@
-"""What several benches count the same way: percentiles and tracebacks in the log."""
+"""What several benches count the same way: percentiles and tracebacks in the log; and the
+names they seat at their tables."""
 from __future__ import annotations
 
 import logging
+import pathlib
+
+
+def names(table: str) -> list[str]:
+    """The names of ``table`` in bench/names.txt (people's names are data, as a group has them)."""
+    for line in (pathlib.Path(__file__).with_name("names.txt")).read_text(encoding="utf-8").splitlines():
+        key, _, listed = line.partition(":")
+        if not line.startswith("#") and key.strip() == table:
+            return [name.strip() for name in listed.split(",")]
+    raise KeyError(table)
 
 
 def percentile(values: list[float], q: float) -> float:

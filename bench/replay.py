@@ -1,4 +1,4 @@
-"""The replay (🎞 under the results) of a long 4-player «Гениально» game: the time to make it and
+"""The replay (🎞 under the results) of a long 4-player Ingenious game: the time to make it and
 its size (goal: at most 2 s and 2 MB). Made as the bot makes it: positions rebuilt from the
 action log, each drawn by the adapter's table picture, the GIF encoded (``render/replay.py``);
 in the bot the drawing and encoding run in the drawing process, the same code."""
@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 import time
 
+from bench.measure import names
 from bot.games import kit_for
 from engines import genial as g
 from engines.replay import public_views
-from render.replay import animation
+from render.replay import LABELS, animation
+from bot.words.i18n import labels
 
-NAMES = ["Маша", "Витя", "Игорь", "Alexander"]
+NAMES = names("genial")
 
 
 def _long_game(players: int = 4, seeds: range = range(30)) -> tuple[int, list[tuple[int, str]]]:
@@ -32,7 +34,8 @@ def _long_game(players: int = 4, seeds: range = range(30)) -> tuple[int, list[tu
 def make(seed: int, log: list, lang: str = "ru") -> bytes:
     ui = kit_for("genial").ui
     steps = public_views("genial", 4, None, seed, log)
-    return animation([ui.table_picture(s.view, NAMES, lang, s.events) for s in steps], lang=lang)
+    return animation([ui.table_picture(s.view, NAMES, lang, s.events) for s in steps],
+                     words=labels(lang, "picture", LABELS))
 
 
 def figures() -> list[tuple[str, float, str]]:

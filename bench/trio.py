@@ -38,20 +38,21 @@ def _playouts(players: int, seconds: float) -> float:
 def figures() -> list[tuple[str, float, str]]:
     from bench.lucky import refresh_figures
     from render import trio as render
+    from bot.games.trio.ui import picture_words
     from render.common import encode_picture
 
     late = _late_state()
     view = trio.view(late, None)
     names = ["Anna", "Boris", "Clara", "Dmitry"]
     rows = refresh_figures("trio", f"late table ({len(late.board)} tiles)",
-                           lambda: render.table(view, lang="ru", names=names))
+                           lambda: render.table(view, words=picture_words("ru"), names=names))
     n = 10
 
     tile = max(late.hands[late.current], key=lambda x: len(trio._placements_of(late, x)))
     places = trio.legal_placements(late, late.current, tile)
     t = time.perf_counter()
     for _ in range(n):
-        encode_picture(render.placements(view, tile, places, lang="ru"))
+        encode_picture(render.placements(view, tile, places, words=picture_words("ru")))
     rows.append(("trio: draw + encode of the placements picture",
                  round((time.perf_counter() - t) / n * 1000, 1), "ms"))
 

@@ -33,6 +33,7 @@ import statistics
 import tempfile
 import time
 
+from bench.measure import names
 from engines import registry
 from tests.bot.browser import GENIAL_CELL, LUCKY, Phone, chromium, compose_move, page_url, stranger_moves
 from tests.bot.harness import BotRunner, Player, press_until_over
@@ -211,7 +212,7 @@ async def measure(kind: str, games: int, moves: int, screenshot: str | None) -> 
             pairs = []
             for g in range(games):
                 pair = [Player(fake, runner, PAGE_USER + 2 * g + k, name, lang="ru" if k else "en")
-                        for k, name in enumerate(["Anna", "Борис"])]
+                        for k, name in enumerate(names("webapp"))]
                 for p in pair:
                     await p.start_private()
                 fake.add_group(-100_000 - g, f"Bench {g}")

@@ -31,7 +31,7 @@ def _genial_candidates() -> Image.Image:
     view = g.view(state, seat)
     colours = (g.COLOURS[tile[0]], g.COLOURS[tile[1]])
     cands = entry.ranked(SimpleNamespace(state=state), seat, view, colours)
-    return rg.candidates(view, entry.drawn_page(cands[:entry.PER_PAGE], 0), lang="ru")
+    return rg.candidates(view, entry.drawn_page(cands[:entry.PER_PAGE], 0), words=entry.picture_words("ru"))
 
 
 def pictures() -> dict[str, Image.Image]:

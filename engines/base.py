@@ -142,8 +142,7 @@ SERIES = Option("series", 0, kind="int", minimum=0, maximum=8, switched_on=1)
 @dataclass(frozen=True)
 class GameInfo:
     id: str
-    name_en: str
-    name_ru: str
+    name_en: str  # in other languages: the bot's catalogues (msgctxt "game"), with what people type ("typed")
     min_players: int
     max_players: int
     hidden_info: bool

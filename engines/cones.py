@@ -70,11 +70,10 @@ REASON_SHARED = "shared"
 INFO = GameInfo(
     id="cones",
     name_en="Cones",
-    name_ru="Конусы",
     min_players=2,
     max_players=4,
     hidden_info=True,
-    aliases=("kabaleo", "кабалео", "cones", "cone", "конусы", "конус", "кабалео конусы"),
+    aliases=("kabaleo", "cones", "cone"),
     options=(
         Option("equal", False, players=(2, 3)),
         Option("no_same_pile", False),

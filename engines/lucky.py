@@ -1,4 +1,4 @@
-"""«Совершенно гениально» (Knizia's push-your-luck token game, published in German as
+"""Totally Genial (Knizia's push-your-luck token game, published in German as
 *Wer zu viel riskiert, verliert*): the rules of seed ``shared/seeds/000_c0285348493ec48e.txt``
 (002 is a copy) as settled by ``shared/RULES.md``, section ``lucky``.
 
@@ -79,14 +79,10 @@ BUST_CONFLICT = "bust_conflict"
 INFO = GameInfo(
     id="lucky",
     name_en="Totally Genial",
-    name_ru="Совершенно гениально",
     min_players=2,
     max_players=4,
     hidden_info=False,
-    aliases=(
-        "lucky", "totally genial", "totally", "genial tokens", "tokens", "wer zu viel riskiert",
-        "совершенно гениально", "совершенно", "сг", "жетоны", "жетончики", "удача",
-    ),
+    aliases=("lucky", "totally genial", "totally", "genial tokens", "tokens", "wer zu viel riskiert"),
     options=(
         Option("seven_for_three", False, players=(3,)),
         SERIES,

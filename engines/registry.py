@@ -1,4 +1,5 @@
-"""Registry of the games: ids, names in both languages, aliases, player counts, options.
+"""Registry of the games: ids, English names and aliases, player counts, options (a game is
+found by what people call it, in any language, by the bot: ``bot.words.texts.find_game``).
 
 The one list of games: the four of this package, and any another package registers (a game
 under the engine contract in a module of its own, and its computer players in another:
@@ -54,18 +55,3 @@ def info(game_id: str) -> GameInfo:
 def all_infos() -> list[GameInfo]:
     return [info(gid) for gid in game_ids()]
 
-
-def _norm(text: str) -> str:
-    return text.strip().lower().replace("ё", "е").replace("«", "").replace("»", "")
-
-
-def find(name: str) -> GameInfo | None:
-    """A game by id, English or Russian name, or alias, case-insensitively."""
-    wanted = _norm(name)
-    if not wanted:
-        return None
-    for gi in all_infos():
-        names = {gi.id, gi.name_en, gi.name_ru, *gi.aliases}
-        if wanted in {_norm(n) for n in names}:
-            return gi
-    return None

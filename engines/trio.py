@@ -77,11 +77,10 @@ LETTER_DIR = {v: k for k, v in DIR_LETTER.items()}
 INFO = GameInfo(
     id="trio",
     name_en="Trio",
-    name_ru="Трио",
     min_players=2,
     max_players=4,
     hidden_info=True,
-    aliases=("трио", "sets", "set", "сеты", "сет", "trio game", "игра трио"),
+    aliases=("sets", "set", "trio game"),
     options=(
         Option("strict_lines", False),
         SERIES,

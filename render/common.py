@@ -8,7 +8,7 @@ Speed: a table is redrawn after every move, so the costly pieces are drawn once 
 text masks (:func:`put_text`), antialiased shapes and boxes (:func:`paste_shape`,
 :func:`paste_flat_shape`, :func:`paste_box`), and each game's static layers (cached in its
 module). Caches are small and bounded, keyed by what the piece depends on (size, colour,
-language), never by a game's state. Pictures go out as palette PNG (:func:`picture_of`): our
+words), never by a game's state. Pictures go out as palette PNG (:func:`picture_of`): our
 pictures are flat colours and their antialiased edges, which 64 colours hold without a visible
 change, at a third of the bytes of JPEG q90 and half of a full-colour PNG, in under 10 ms.
 
@@ -357,7 +357,7 @@ def png_of(draw_fn, *args, **kwargs) -> bytes:
 def picture_of(draw_fn, *args, **kwargs) -> bytes:
     """The picture ``draw_fn(*args, **kwargs)`` as bytes to send (see :func:`encode_picture`).
 
-    Module-level, so ``functools.partial(picture_of, render.lucky.table, view, lang=...)`` can
+    Module-level, so ``functools.partial(picture_of, render.lucky.table, view, words=...)`` can
     be sent to a worker process (bot/workers/pool.py)."""
     return encode_picture(draw_fn(*args, **kwargs))
 

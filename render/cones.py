@@ -3,13 +3,13 @@
 Pure functions of an ``engines.cones.view`` dict. Every colour is drawn with its symbol
 (render.common.SYMBOLS); names only through safe_text; at most 1280 px on the long side.
 
-    table(view, *, lang, names, highlight_pile=None) -> PIL.Image
-    goal(colour, *, lang) -> PIL.Image
+    table(view, *, words, names, highlight_pile=None) -> PIL.Image
+    goal(colour, *, words) -> PIL.Image
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -19,25 +19,14 @@ from render.common import (
     safe_text, text_width,
 )
 
-WORDS = {
-    # "per_colour" and "chips_left" say what the header's counts and a card's total are, as
-    # the Mini App does («Башен каждого цвета:», «осталось фишек:»), in the room a phone has.
-    "en": {"removed": "removed", "goal": "goal", "your_goal": "Your goal",
-           "piles": "piles", "with_chips": "with chips", "tallest": "tallest",
-           "neutral": "nobody's", "turn": "turn", "place": "#{n}",
-           "per_colour": "Piles by colour:", "chips_left": "chips left: {n}"},
-    "ru": {"removed": "убрано", "goal": "цель", "your_goal": "Ваша цель",
-           "piles": "башни", "with_chips": "с фишками", "tallest": "высота",
-           "neutral": "без хозяина", "turn": "ход", "place": "#{n}",
-           "per_colour": "Башни по цветам:", "chips_left": "фишек: {n}"},
-}
-COLOUR_NAMES = {
-    "en": {"orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",
-           "purple": "purple", "pink": "pink", "red": "red", "white": "white", "black": "black"},
-    "ru": {"orange": "оранжевый", "yellow": "жёлтый", "green": "зелёный", "blue": "синий",
-           "purple": "фиолетовый", "pink": "розовый", "red": "красный", "white": "белый",
-           "black": "чёрный"},
-}
+# The picture's words, in English (the msgids of its catalogue entries under "picture:cones"): the
+# bot hands each function them in the reader's language, and the colours' names by colour.
+# "per_colour" and "chips_left" say what the header's counts and a card's total are, as the
+# Mini App does, in the room a phone has.
+LABELS = {"removed": "removed", "goal": "goal", "your_goal": "Your goal",
+          "piles": "piles", "with_chips": "with chips", "tallest": "tallest",
+          "neutral": "nobody's", "turn": "turn", "place": "#{n}",
+          "per_colour": "Piles by colour:", "chips_left": "chips left: {n}"}
 
 MARGIN = 16
 GAP = 10
@@ -66,8 +55,9 @@ TOWER_BOTTOM = CELL_H - 8
 TOWER_ROOM = TOWER_BOTTOM - 6  # base and four bands, up to the cell's top
 
 
-def _w(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["en"])
+def _w(words: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The labels to draw: ``words`` where it has them, else English."""
+    return {**LABELS, **words} if words else LABELS
 
 
 def _mix(colour: tuple[int, int, int], other: tuple[int, int, int], t: float) -> tuple[int, int, int]:
@@ -214,8 +204,7 @@ def _pile(img: Image.Image, pile: dict[str, Any], x: int, y: int, lit: bool) -> 
 # ---------------------------------------------------------------- header and cards
 
 def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int,
-            lang: str) -> None:
-    words = _w(lang)
+            words: Mapping[str, str]) -> None:
     x = MARGIN + 4
     cy = MARGIN + HEADER_H / 2 - 4
     undrawn = set(view.get("undrawn", ()))
@@ -257,8 +246,7 @@ def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
 
 
 def _card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, name: str,
-          box: tuple[int, int, int, int], lang: str) -> None:
-    words = _w(lang)
+          box: tuple[int, int, int, int], words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     over = bool(view.get("over")) and "goals" in view
     active = view.get("to_move") == seat
@@ -308,7 +296,7 @@ def _supply_item(colour: str, n: int, bg) -> Image.Image:
 
 
 def _card_result(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int,
-                 box: tuple[int, int, int, int], words: dict[str, str]) -> None:
+                 box: tuple[int, int, int, int], words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     goal_colour = view["goals"][seat]
     score = view["scores"][seat]
@@ -334,9 +322,10 @@ def _card_result(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
 
 # ---------------------------------------------------------------- public API
 
-def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
+def table(view: dict[str, Any], *, words: Mapping[str, str] | None = None, names: Sequence[str] = (),
           highlight_pile: int | None = None) -> Image.Image:
-    """The whole table: piles, colour counts, each player's chips, whose turn.
+    """The whole table: piles, colour counts, each player's chips, whose turn; ``words`` the
+    labels (:data:`LABELS`) in the reader's language.
 
     ``highlight_pile`` marks one pile (default: the view's ``last_pile``, the previous move).
     After the end (the view has ``goals``) each card shows the goal, the figures and the place.
@@ -348,7 +337,8 @@ def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
     image, _ = new_canvas(lay["width"], lay["height"], BACKGROUND)
     draw = ImageDraw.Draw(image)
     lit = view.get("last_pile") if highlight_pile is None else highlight_pile
-    _header(image, draw, view, lay["width"], lang)
+    words = _w(words)
+    _header(image, draw, view, lay["width"], words)
     for i, pile in enumerate(piles):
         row, col = divmod(i, lay["cols"])
         x = MARGIN + col * (CELL + GAP)
@@ -359,13 +349,12 @@ def table(view: dict[str, Any], *, lang: str = "en", names: Sequence[str] = (),
         name = names[seat] if seat < len(names) else f"{seat + 1}"
         x0 = round(MARGIN + seat * (card_w + CARD_GAP))
         box = (x0, lay["cards_top"], round(x0 + card_w), lay["cards_top"] + lay["card_h"])
-        _card(image, draw, view, seat, name, box, lang)
+        _card(image, draw, view, seat, name, box, words)
     return image
 
 
 @lru_cache(maxsize=32)
-def _goal_cached(colour: str, lang: str) -> Image.Image:
-    words = _w(lang)
+def _goal_cached(colour: str, your_goal: str, name: str) -> Image.Image:
     width, height = 520, 300
     image, draw = new_canvas(width, height, BACKGROUND)
     draw.rounded_rectangle((8, 8, width - 8, height - 8), radius=22, fill=_tint(colour, 0.35),
@@ -378,8 +367,7 @@ def _goal_cached(colour: str, lang: str) -> Image.Image:
                  outline=INK, width=2)
     draw_symbol(draw, colour, cx, bottom - 104, 38, width=3)
     tx, room = 236, width - 236 - 26
-    draw.text((tx, 112), words["your_goal"], font=font(34), fill=INK, anchor="lm")
-    name = COLOUR_NAMES.get(lang, COLOUR_NAMES["en"]).get(colour, colour)
+    draw.text((tx, 112), your_goal, font=font(34), fill=INK, anchor="lm")
     size = 46
     while size > 20 and draw.textlength(name, font=font(size, True)) > room:
         size -= 2
@@ -387,8 +375,10 @@ def _goal_cached(colour: str, lang: str) -> Image.Image:
     return image
 
 
-def goal(colour: str, *, lang: str = "en") -> Image.Image:
-    """A small card showing a goal colour (for its owner's private message)."""
+def goal(colour: str, *, words: Mapping[str, str] | None = None) -> Image.Image:
+    """A small card showing a goal colour (for its owner's private message); ``words`` has
+    the labels and the colour's name (by colour: English without it)."""
     if colour not in COLOURS:
         raise ValueError(f"unknown colour {colour!r}")
-    return _goal_cached(colour, lang).copy()
+    words = _w(words)
+    return _goal_cached(colour, words["your_goal"], words.get(colour, colour)).copy()

@@ -1,4 +1,4 @@
-"""Pictures of «Гениально» (Ingenious): the table, a player's rack, numbered candidate
+"""Pictures of Ingenious (genial): the table, a player's rack, numbered candidate
 placements, a placement preview.
 
 Pure functions of an ``engines.genial.view`` dict. Each tile half is drawn as its colour's
@@ -8,10 +8,12 @@ phone): moves are chosen by number from panels of candidate placements (:func:`c
 Names only through safe_text; at most 1280 px on the long side; the smallest text is legible
 at 400 px wide.
 
-    table(view, *, lang, names, highlight=None) -> PIL.Image      1080 x 1132 (1-2 tracks) or 1240
-    rack(tiles, *, lang) -> PIL.Image                              tiles numbered 1..n
-    candidates(view, cands, *, lang, names) -> PIL.Image           a numbered panel per placement
-    preview(view, tile, cell_a, cell_b, points, *, lang) -> PIL.Image
+    table(view, *, words, names, highlight=None) -> PIL.Image     1080 x 1132 (1-2 tracks) or 1240
+    rack(tiles) -> PIL.Image                                       tiles numbered 1..n
+    candidates(view, cands, *, words, names) -> PIL.Image          a numbered panel per placement
+    preview(view, tile, cell_a, cell_b, points, *, words) -> PIL.Image
+
+``words`` are the labels (:data:`LABELS`) in the reader's language (English without them).
 
 Speed: the empty board with its letters and printed symbols is a cached layer per board; every
 tile is one paste of a cached sprite (per size, direction and colours).
@@ -32,18 +34,12 @@ from render.common import (
     safe_text, shape_sprite, stored_layer, text_width,
 )
 
-WORDS = {
-    "en": {"turn": "Turn", "bag": "bag", "bonus": "bonus placement", "swap": "swap or keep?",
-           "over": "Game over", "wins": "wins", "min": "lowest", "team": "team", "solo": "solo",
-           "genial": "Ingenious!", "lost": "lost", "points": "points", "first": "first tile: by a free symbol",
-           "nothing": "no points", "rack": "rack", "drawn": "drawn tile",
-           "choose": "Choose a number", "none": "no place for this tile"},
-    "ru": {"turn": "Ход", "bag": "мешок", "bonus": "бонусный ход", "swap": "обмен или оставить?",
-           "over": "Игра окончена", "wins": "побеждает", "min": "самый слабый", "team": "команда", "solo": "соло",
-           "genial": "Гениально!", "lost": "сгорает", "points": "очки", "first": "первый тайл: к свободному символу",
-           "nothing": "нет очков", "rack": "подставка", "drawn": "вытянутый тайл",
-           "choose": "Выберите номер", "none": "этому тайлу некуда лечь"},
-}
+# The pictures' words, in English (the msgids of their catalogue entries under "picture:genial"):
+# the bot hands each function them in the reader's language.
+LABELS = {"turn": "Turn", "bag": "bag", "bonus": "bonus placement", "swap": "swap or keep?",
+          "over": "Game over", "wins": "wins", "min": "lowest", "genial": "Ingenious!", "lost": "lost",
+          "first": "first tile: by a free symbol", "nothing": "no points",
+          "choose": "Choose a number", "none": "no place for this tile"}
 
 W = 1080
 SQRT3 = math.sqrt(3)
@@ -72,8 +68,9 @@ LAST_RIM_AT_400 = 4.0  # the last move's rim on the table, px when it is shown 4
 TEXT = min_font(W)  # 30: the smallest text on the table (11 px at 400 px wide)
 
 
-def _w(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["en"])
+def _w(words: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The labels to draw: ``words`` where it has them, else English."""
+    return {**LABELS, **words} if words else LABELS
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -388,11 +385,10 @@ def _holder_name(view: Mapping[str, Any], holder: Mapping[str, Any], names: Sequ
 
 
 def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-           view: Mapping[str, Any], holder: Mapping[str, Any], name: str, current: bool, lang: str,
-           place: int | None) -> None:
+           view: Mapping[str, Any], holder: Mapping[str, Any], name: str, current: bool,
+           words: Mapping[str, str], place: int | None) -> None:
     """One player's (or team's) six tracks: symbol, value, a bar; lowest colour(s) in red."""
     x0, y0, x1, y1 = box
-    words = _w(lang)
     bg = TURN_BG if current else PANEL
     paste_box(img, box, 12, bg, HIGHLIGHT if current else PANEL_EDGE, 5 if current else 2)
     label = name if place is None else f"{place}. {name}"
@@ -439,7 +435,7 @@ def _small_symbol(img: Image.Image, colour: str, cx: float, cy: float, r: float)
 
 
 def _draw_panels(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
-                 names: Sequence[str], lang: str, top_y: int) -> None:
+                 names: Sequence[str], words: Mapping[str, str], top_y: int) -> None:
     holders = view["scores"]
     n = len(holders)
     cols = 1 if n == 1 else 2
@@ -456,11 +452,10 @@ def _draw_panels(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
         is_current = current is not None and current in holder["seats"]
         place = places[holder["seats"][0]] if places else None
         _panel(img, draw, (x0, y0, x0 + pw, y0 + ph), view, holder, _holder_name(view, holder, names),
-               is_current, lang, place)
+               is_current, words, place)
 
 
-def _header(img: Image.Image, view: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
-    words = _w(lang)
+def _header(img: Image.Image, view: Mapping[str, Any], names: Sequence[str], words: Mapping[str, str]) -> None:
     y = HEADER_H / 2
     bag_text = f"{words['bag']}: {view['bag']}"
     right = W - 16 - text_width(bag_text, TEXT) - 18
@@ -508,26 +503,28 @@ def _mini_tile(img: Image.Image, cx: float, cy: float, s: float, colours: Sequen
 
 # ------------------------------------------------------------------------------ public
 
-def table(view: Mapping[str, Any], *, lang: str = "ru", names: Sequence[str] = (),
+def table(view: Mapping[str, Any], *, words: Mapping[str, str] | None = None, names: Sequence[str] = (),
           highlight: Iterable[Sequence[int]] | None = None) -> Image.Image:
     """The group's picture: header (whose turn, pending decision, bag), the board with printed
     symbols and tiles (the latest turn's tiles rimmed), row letters, and the six tracks of
     every player or team (lowest colour marked, current player framed).
-    highlight: extra cells to rim (e.g. cells under discussion)."""
+    highlight: extra cells to rim (e.g. cells under discussion); words: the labels
+    (:data:`LABELS`) in the reader's language."""
+    words = _w(words)
     grid = _table_grid(view["radius"])
     img = layer_copy(_empty_table(view["radius"], _table_height(len(view["scores"])),
                                   _printed_key(view["printed"])))
     draw = ImageDraw.Draw(img)
-    _header(img, view, names, lang)
+    _header(img, view, names, words)
     _draw_tiles(img, grid, view["tiles"], set(view.get("recent", [])), flat=True)
     for cell in highlight or ():
         cx, cy = grid.centre(*cell)
         draw.polygon(_hex(cx, cy, grid.s - 1), outline=HIGHLIGHT, width=max(3, int(grid.s / 9)))
-    _draw_panels(img, draw, view, names, lang, BOARD_TOP + BOARD_H + 6)
+    _draw_panels(img, draw, view, names, words, BOARD_TOP + BOARD_H + 6)
     return img
 
 
-def rack(tiles: Sequence[Sequence[str]], *, lang: str = "ru") -> Image.Image:
+def rack(tiles: Sequence[Sequence[str]]) -> Image.Image:
     """A rack: tiles side by side (first colour left), numbered 1..n above as the buttons are."""
     s = 42
     tile_w = 2 * SQRT3 * s
@@ -684,8 +681,8 @@ def _cand_strip(img: Image.Image, item, box, radius: int) -> None:
         x += text_width(f"+{gained}", CAND_TEXT, True) + 16
 
 
-def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang: str = "ru",
-               names: Sequence[str] = ()) -> Image.Image:
+def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *,
+               words: Mapping[str, str] | None = None, names: Sequence[str] = ()) -> Image.Image:
     """Numbered candidate placements of one tile, each in a panel of its own, for choosing by
     number (up to 9 in a picture 1200 px wide, three to a row).
 
@@ -695,7 +692,7 @@ def candidates(view: Mapping[str, Any], cands: Sequence[Sequence[Any]], *, lang:
     cell first) and the points, over the board around the placement with the tile drawn on it.
     names: accepted like :func:`table`'s; the picture names nobody.
     """
-    words = _w(lang)
+    words = _w(words)
     items = _items(cands)
     width, height = candidates_size(len(items))
     img, _ = new_canvas(width, height)
@@ -738,14 +735,14 @@ PREVIEW_TEXT = min_font(PREVIEW_W)  # 25
 
 
 def preview(view: Mapping[str, Any], tile: Sequence[str], cell_a: Sequence[int], cell_b: Sequence[int],
-            points: Mapping[str, Any], *, lang: str = "ru") -> Image.Image:
+            points: Mapping[str, Any], *, words: Mapping[str, str] | None = None) -> Image.Image:
     """The board around a proposed placement, zoomed: empty cells show their full labels, the
     proposed tile is drawn rimmed, cells that would score are ringed in their colour; below, the
-    points per colour (gained, lost at the cap, «Гениально!»).
+    points per colour (gained, lost at the cap, «Ingenious!»).
 
     points: placement_score's dict (colour -> {"raw", "gained", "lost", "bonus", ...}) or
     colour -> int."""
-    words = _w(lang)
+    words = _w(words)
     s = PREVIEW_S
     (qa, ra), (qb, rb) = cell_a, cell_b
     mid_q, mid_r = (qa + qb) / 2, (ra + rb) / 2

@@ -1,6 +1,6 @@
-"""The «Совершенно гениально» table: centre, collection zone, reserve and every collection.
+"""The Totally Genial (lucky) table: centre, collection zone, reserve and every collection.
 
-``table(view, *, lang, names, last=None)`` draws the public view of engines.lucky (everything
+``table(view, *, words, names, last=None)`` draws the public view of engines.lucky (everything
 is public in this game) as one picture, 1080 px wide and at most 1280 px tall. Every token is
 its colour's symbol; an empty place in a collection shows the outline of the symbol it waits
 for, so each column is labelled by its shape even when empty. The smallest text is 30 px
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -56,28 +56,11 @@ WEAK_INK = (176, 44, 36)
 BUST_INK = (180, 30, 30)
 FACE_DOWN = (120, 104, 88)
 
-WORDS = {
-    "centre": {"ru": "Центр", "en": "Centre"},
-    "zone": {"ru": "Зона сбора", "en": "Zone"},
-    "reserve": {"ru": "Резерв", "en": "Reserve"},
-    "turn": {"ru": "Ход", "en": "Turn"},
-    "bonus": {"ru": "призовой ход", "en": "bonus turn"},
-    "more": {"ru": "ещё", "en": "more"},
-    "over": {"ru": "Игра окончена", "en": "Game over"},
-    "take": {"ru": "можно взять", "en": "may take"},
-    "bank": {"ru": "забрать", "en": "bank"},
-    "bust": {"ru": "осечка", "en": "bust"},
-    "empty": {"ru": "пусто", "en": "empty"},
-    "min": {"ru": "самый слабый", "en": "weakest"},
-    "target": {"ru": "цель", "en": "goal"},
-    "completed": {"ru": "всё собрано", "en": "completed"},
-    "reserve_empty": {"ru": "резерв пуст", "en": "reserve empty"},
-    "stall": {"ru": "нет прогресса", "en": "no progress"},
-}
-
-
-def _w(key: str, lang: str) -> str:
-    return WORDS[key].get(lang, WORDS[key]["en"])
+# The picture's words, in English (the msgids of their catalogue entries under "picture:lucky"):
+# the bot hands :func:`table` them in the reader's language.
+LABELS = {"centre": "Centre", "zone": "Zone", "reserve": "Reserve", "turn": "Turn", "bonus": "bonus turn",
+          "over": "Game over", "take": "may take", "bank": "bank", "bust": "bust", "min": "weakest",
+          "reserve_empty": "reserve empty", "stall": "no progress"}
 
 
 def _events(last: Any) -> list[dict[str, Any]]:
@@ -148,16 +131,16 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 
 def _status(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names: Sequence[str],
-            lang: str) -> None:
+            words: Mapping[str, str]) -> None:
     cur = view.get("current")
     y = TOP / 2
     size = TEXT + 2
     if view.get("over"):
         winners = view.get("winners") or []
-        text = _w("over", lang)
+        text = words["over"]
         reason = view.get("reason")
         if reason in ("reserve_empty", "stall"):
-            text += f" · {_w(reason, lang)}"
+            text += f" · {words[reason]}"
         put_text(img, (PAD + 4, y), text, size, bold=True, anchor="lm")
         if winners:
             who = ", ".join(_name(names, s) for s in winners)
@@ -167,14 +150,14 @@ def _status(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names: Sequ
         return
     if cur is None:
         return
-    label = f"{_w('turn', lang)}: "
+    label = f"{words['turn']}: "
     put_text(img, (PAD + 4, y), label, size, fill=MUTED, anchor="lm")
     x = PAD + 4 + text_width(label, size)
     name = _name(names, cur)
     put_text(img, (x, y), name, size, bold=True, anchor="lm")
     x += text_width(name, size, True) + 16
     if view.get("bonus"):
-        tag = _w("bonus", lang)
+        tag = words["bonus"]
         if view.get("bonus_pending"):
             tag += f" (+{view['bonus_pending']})"
         tw = text_width(tag, TEXT, True)
@@ -183,7 +166,7 @@ def _status(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names: Sequ
         put_text(img, (x + 46, y), tag, TEXT, bold=True, anchor="lm")
 
 
-def _centre(img: Image.Image, view: dict, lang: str) -> None:
+def _centre(img: Image.Image, view: dict, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = CENTRE
     put_text(img, (x1 - 16, y0 + 10), str(view.get("centre_total", 0)), TEXT, fill=MUTED, anchor="ra")
     centre = view.get("centre", {})
@@ -220,7 +203,7 @@ def _centre(img: Image.Image, view: dict, lang: str) -> None:
         put_text(img, (cx, y1 - 30), str(n), TEXT + 4, bold=True, anchor="mm")
 
 
-def _zone(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, lang: str, events: list[dict],
+def _zone(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, words: Mapping[str, str], events: list[dict],
           names: Sequence[str]) -> None:
     x0, y0, x1, y1 = ZONE
     zone = list(view.get("zone") or [])
@@ -232,7 +215,7 @@ def _zone(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, lang: str, ev
     can_bank = bool(view.get("can_bank"))
     bg = BOX_BANK if can_bank else BOX
     paste_box(img, ZONE, 16, bg, HIGHLIGHT if can_bank else None, 3)
-    put_text(img, (x0 + 16, y0 + 10), _w("zone", lang), TEXT, bold=True)
+    put_text(img, (x0 + 16, y0 + 10), words["zone"], TEXT, bold=True)
     tokens = zone if zone else list(bust.get("zone") or []) if showing_bust else []
     r = 24
     step = 58
@@ -243,18 +226,18 @@ def _zone(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, lang: str, ev
                 _token(img, colour, x0 + 16 + r + k * step, cy, r, bg)
         if showing_bust:
             _cross(draw, x0 + 16 + r + (len(tokens) - 1) * step, cy, r + 4)
-            put_text(img, (x1 - 16, cy), _w("bust", lang), TEXT + 2, fill=BUST_INK, bold=True, anchor="rm")
+            put_text(img, (x1 - 16, cy), words["bust"], TEXT + 2, fill=BUST_INK, bold=True, anchor="rm")
             seat = bust.get("seat")
             if isinstance(seat, int):
-                name = fit(_name(names, seat), TEXT, x1 - x0 - 60 - text_width(_w("zone", lang), TEXT, True))
+                name = fit(_name(names, seat), TEXT, x1 - x0 - 60 - text_width(words["zone"], TEXT, True))
                 put_text(img, (x1 - 16, y0 + 10), name, TEXT, fill=MUTED, anchor="ra")
         elif can_bank:
             centre = view.get("centre", {})
             gain = len(zone) + sum(int(centre.get(c, 0)) for c in set(zone))
             put_text(img, (x1 - 16, cy), f"+{gain}", 36, bold=True, anchor="rm")
-            put_text(img, (x1 - 16, y0 + 10), _w("bank", lang), TEXT, fill=MUTED, anchor="ra")
+            put_text(img, (x1 - 16, y0 + 10), words["bank"], TEXT, fill=MUTED, anchor="ra")
     elif view.get("take"):
-        label = _w("take", lang)
+        label = words["take"]
         put_text(img, (x0 + 16, cy), label, TEXT, anchor="lm")
         _token(img, view["take"], x0 + 16 + text_width(label, TEXT) + 14 + r, cy, r, bg)
     else:
@@ -267,7 +250,7 @@ def _cross(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill=BUST_
     draw.line((cx - r, cy + r, cx + r, cy - r), fill=fill, width=w)
 
 
-def _reserve(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
+def _reserve(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = RESERVE
     cy = (y0 + y1) / 2
     n = int(view.get("reserve", 0))
@@ -287,7 +270,7 @@ def _check(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill=DO
 
 
 def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: int, box, lay: dict,
-           names: Sequence[str], lang: str) -> None:
+           names: Sequence[str], words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     target = int(view.get("target", 5))
     col = (view.get("collections") or [{}])[seat]
@@ -313,7 +296,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: int, b
         x += 30
     points = view.get("points")
     pts = points[seat] if points else min(int(col.get(c, 0)) for c in ORDER)
-    right_text = f"{_w('min', lang)} {pts}/{target}"
+    right_text = f"{words['min']} {pts}/{target}"
     rw = text_width(right_text, TEXT, True)
     put_text(img, (x1 - 18, hy), right_text, TEXT, fill=MUTED if pts < target else DONE_INK, bold=True,
              anchor="rm")
@@ -362,43 +345,46 @@ def _column(colour: str, n: int, target: int, slot_h: int, r: float, bg) -> Imag
     return strip
 
 
-def _static(players: int, target: int, lang: str) -> Image.Image:
+def _static(players: int, target: int, words: Mapping[str, str]) -> Image.Image:
     """What never changes for a table size: background, centre and reserve boxes (drawn each
     time: as cheap as copying a kept layer, and 5 MB less to keep per size and language)."""
     img = Image.new("RGB", (WIDTH, _layout(players, target)["height"]), BACKGROUND)
     paste_box(img, CENTRE, 16, BOX)
-    put_text(img, (CENTRE[0] + 16, CENTRE[1] + 10), _w("centre", lang), TEXT, bold=True)
+    put_text(img, (CENTRE[0] + 16, CENTRE[1] + 10), words["centre"], TEXT, bold=True)
     paste_box(img, RESERVE, 16, BOX)
-    put_text(img, (RESERVE[0] + 16, (RESERVE[1] + RESERVE[3]) / 2), _w("reserve", lang), TEXT, bold=True,
+    put_text(img, (RESERVE[0] + 16, (RESERVE[1] + RESERVE[3]) / 2), words["reserve"], TEXT, bold=True,
              anchor="lm")
     return img
 
 
-def _board(view: dict, names: Sequence[str], lang: str, events: list[dict]) -> Image.Image:
+def _board(view: dict, names: Sequence[str], words: Mapping[str, str], events: list[dict]) -> Image.Image:
     players = int(view.get("players") or len(view.get("collections") or []) or 2)
     target = int(view.get("target", 5))
     lay = _layout(players, target)
-    img = _static(players, target, lang)
+    img = _static(players, target, words)
     draw = ImageDraw.Draw(img)
-    _status(img, draw, view, names, lang)
-    _centre(img, view, lang)
-    _zone(img, draw, view, lang, events, names)
-    _reserve(img, draw, view, lang)
+    _status(img, draw, view, names, words)
+    _centre(img, view, words)
+    _zone(img, draw, view, words, events, names)
+    _reserve(img, draw, view, words)
     for seat, box in enumerate(lay["panels"]):
-        _panel(img, draw, view, seat, box, lay, names, lang)
+        _panel(img, draw, view, seat, box, lay, names, words)
     return img
 
 
-def table(view: dict, *, lang: str = "ru", names: Sequence[str] = (), last: Any = None) -> Image.Image:
+def table(view: dict, *, words: Mapping[str, str] | None = None, names: Sequence[str] = (),
+          last: Any = None) -> Image.Image:
     """The whole table as an image (1080 px wide, at most 1280 px tall).
 
     view: engines.lucky.view(state, None). names: player names by seat (drawn through
     safe_text). last: the events of the last action (dataclasses or event_dict dicts); a bust
-    among them shows the busted tokens in the zone box.
+    among them shows the busted tokens in the zone box. words: the labels (:data:`LABELS`) in
+    the reader's language (English where it has none).
     """
-    return _board(view, list(names), lang if lang in ("ru", "en") else "en", _events(last))
+    return _board(view, list(names), {**LABELS, **words} if words else LABELS, _events(last))
 
 
-def table_png(view: dict, *, lang: str = "ru", names: Sequence[str] = (), last: Any = None) -> bytes:
+def table_png(view: dict, *, words: Mapping[str, str] | None = None, names: Sequence[str] = (),
+              last: Any = None) -> bytes:
     """:func:`table` encoded as PNG bytes."""
-    return encode_png(table(view, lang=lang, names=names, last=last))
+    return encode_png(table(view, words=words, names=names, last=last))

@@ -1,6 +1,6 @@
 """A whole game as one animated GIF: a frame per position, each the game's own table picture.
 
-    animation(frames, *, lang, width) -> bytes
+    animation(frames, *, words, width) -> bytes
     seconds(count) -> int        how long the replay of ``count`` positions lasts
 
 ``frames`` are picklable callables (``functools.partial`` of a game's ``table``), one per
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from PIL import Image
 
@@ -50,11 +50,9 @@ FINAL_MS = 6000  # the final position, held (a GIF loops: this is the pause befo
 COLOURS = 255  # one index is left for the transparency of unchanged pixels
 _SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row of a few frames
 
-WORDS = {
-    "en": {"start": "Start", "move": "Move {n} of {total}", "final": "Final position"},
-    # («Шаг», not «Ход»: the table under the band says «Ход: Аня», whose turn it is)
-    "ru": {"start": "Начало", "move": "Шаг {n} из {total}", "final": "Итог"},
-}
+# The band's words, in English (the msgids of their catalogue entries under "picture"): the bot
+# hands :func:`animation` them in the reader's language.
+LABELS = {"start": "Start", "move": "Move {n} of {total}", "final": "Final position"}
 
 
 def band_height(width: int) -> int:
@@ -62,9 +60,8 @@ def band_height(width: int) -> int:
     return min_font(width, 13) + min_font(width, 13) // 2 + 14
 
 
-def _band(width: int, index: int, total: int, lang: str) -> Image.Image:
+def _band(width: int, index: int, total: int, words: Mapping[str, str]) -> Image.Image:
     """"Move 12 of 45" and a bar that fills as the game goes on (``total`` moves)."""
-    words = WORDS.get(lang, WORDS["en"])
     height = band_height(width)
     band = Image.new("RGB", (width, height), BACKGROUND)
     size = min_font(width, 13)
@@ -110,7 +107,8 @@ def _palette(frames: Sequence[Image.Image]) -> Image.Image:
     return sheet.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", width: int = WIDTH,
+def frames_of(frames: Sequence[Callable[[], Image.Image]], *, words: Mapping[str, str] | None = None,
+              width: int = WIDTH,
               shown: Sequence[int] | None = None) -> list[Image.Image]:
     """The positions ``shown`` (default: every one) drawn, scaled to ``width``, under their band
     (which counts every position), on canvases of one size (RGB)."""
@@ -123,7 +121,7 @@ def frames_of(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", 
     for i, table in zip(shown, tables):
         # Padding takes the colour of the table's bottom edge, so a short frame looks finished.
         canvas = Image.new("RGB", (width, height), table.getpixel((0, table.height - 1)))
-        canvas.paste(_band(width, i, total, lang), (0, 0))
+        canvas.paste(_band(width, i, total, {**LABELS, **words} if words else LABELS), (0, 0))
         canvas.paste(table, (0, band))
         out.append(canvas)
     return out
@@ -168,14 +166,14 @@ def encode_gif(frames: Sequence[Image.Image], durations_ms: Sequence[int]) -> by
     return buf.getvalue()
 
 
-def animation(frames: Sequence[Callable[[], Image.Image]], *, lang: str = "en", width: int = WIDTH,
-              max_bytes: int = MAX_BYTES) -> bytes:
+def animation(frames: Sequence[Callable[[], Image.Image]], *, words: Mapping[str, str] | None = None,
+              width: int = WIDTH, max_bytes: int = MAX_BYTES) -> bytes:
     """The GIF of a whole game (see the module's docstring); narrower when it would exceed
-    ``max_bytes``."""
+    ``max_bytes``. ``words``: the band's labels (:data:`LABELS`) in the reader's language."""
     if not frames:
         raise ValueError("a replay needs at least the opening position")
     plan = schedule(len(frames))
-    drawn = frames_of(frames, lang=lang, width=width, shown=[i for i, _ in plan])  # the skipped: never drawn
+    drawn = frames_of(frames, words=words, width=width, shown=[i for i, _ in plan])  # the skipped: never drawn
     ms = [d for _, d in plan]
     data = encode_gif(drawn, ms)
     if len(data) > max_bytes and width > NARROW:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -48,23 +48,15 @@ BADGE_TEXT = (255, 255, 255)
 GHOST_RING = (0, 150, 90)
 SET_LINE = (255, 196, 90)
 
-WORDS = {
-    "pool": {"en": "pool", "ru": "резерв"},
-    "page": {"en": "page", "ru": "стр."},
-    "passes": {"en": "passes", "ru": "пропуски"},
-    "no_tiles": {"en": "no tiles", "ru": "нет жетонов"},
-    "red": {"en": "red", "ru": "красный"},
-    "blue": {"en": "blue", "ru": "синий"},
-    "yellow": {"en": "yellow", "ru": "жёлтый"},
-    "hexagon": {"en": "hexagon", "ru": "шестиугольник"},
-    "circle": {"en": "circle", "ru": "круг"},
-    "star": {"en": "star", "ru": "звезда"},
-    "winner": {"en": "winner", "ru": "победа"},
-}
+# The pictures' words, in English (the msgids of their catalogue entries under "picture:trio"):
+# the bot hands each function them in the reader's language, with the die's faces by name
+# ("red", "star"; English without them).
+LABELS = {"pool": "pool", "page": "page", "passes": "passes", "no_tiles": "no tiles"}
 
 
-def _w(key: str, lang: str) -> str:
-    return WORDS[key].get(lang, WORDS[key]["en"])
+def _w(words: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The labels to draw: ``words`` where it has them, else English."""
+    return {**LABELS, **words} if words else LABELS
 
 
 def _sym(name: str) -> tuple[str, str]:
@@ -363,7 +355,7 @@ def _strip_layout(view: dict, width: int) -> dict[str, Any]:
     return {"left": left, "cols": cols, "heights": heights, "height": height, "per_line": per_line}
 
 
-def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, top: int, *, lang: str,
+def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, top: int, *, words: Mapping[str, str],
            names: Sequence[str]) -> None:
     """Under the board: the die, every player (whose turn, tiles in hand; after the end the
     places and the hands), the pool."""
@@ -376,7 +368,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, top: int, *,
     if not over:
         face = view["die"]
         img.paste(die(face, size=DIE), (STRIP_PAD * 2, top + STRIP_PAD))
-        put_text(img, (STRIP_PAD * 2 + DIE / 2, top + STRIP_PAD + DIE + 22), _w(face, lang), size,
+        put_text(img, (STRIP_PAD * 2 + DIE / 2, top + STRIP_PAD + DIE + 22), words.get(face, face), size,
                  bold=True, anchor="mm")
     players = view["players"]
     current = view.get("current")
@@ -424,18 +416,19 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, top: int, *,
     px = lay["left"] + 14
     for k in range(3):
         _domino_icon(draw, px + k * 10, py - 22 - k * 3, 20)
-    text = f"{_w('pool', lang)}: {view['pool']}"
+    text = f"{words['pool']}: {view['pool']}"
     if view.get("passes") and view["pool"] == 0 and not over:
-        text += f"   {_w('passes', lang)}: {view['passes']}/{players}"
+        text += f"   {words['passes']}: {view['passes']}/{players}"
     put_text(img, (px + 64, py), text, size + 2, anchor="lm")
 
 
-def table(view: dict, *, lang: str = "en", names: Sequence[str] = (),
+def table(view: dict, *, words: Mapping[str, str] | None = None, names: Sequence[str] = (),
           highlight: Iterable | None = None) -> Image.Image:
     """The board cropped to the tiles plus a margin, the last tile ringed with a line through
     each set it formed; under it the die, hand sizes, pool count and whose turn; after the end,
     places and every hand. ``highlight``: extra runs of cells to line ([[x, y], ...]) or cells
-    to ring. 900-950 px wide, at most 1280 px tall."""
+    to ring; ``words`` the labels (:data:`LABELS`) in the reader's language. 900-950 px wide,
+    at most 1280 px tall."""
     highlight = list(highlight or ())
     bounds = _bounds(view, margin=1)
     bw, bh, _ = _board_size(bounds, BOARD_MAX, BOARD_MAX)
@@ -445,13 +438,13 @@ def table(view: dict, *, lang: str = "en", names: Sequence[str] = (),
     img, draw = new_canvas(width, min(MAX_SIDE, board_h + strip), BOARD_BG)
     frame = _Frame(bounds, (0, 0, width, board_h))
     _draw_board(img, view, frame, highlight=highlight)
-    _strip(img, draw, view, board_h, lang=lang, names=names)
+    _strip(img, draw, view, board_h, words=_w(words), names=names)
     return img
 
 
 # --------------------------------------------------------------------------- hand
 
-def hand(tiles: Sequence[Any], *, lang: str = "en", per_row: int = 5,
+def hand(tiles: Sequence[Any], *, words: Mapping[str, str] | None = None, per_row: int = 5,
          playable: Iterable[int] | None = None) -> Image.Image:
     """A player's hand, tiles (ids, symbol pairs or view dicts) numbered 1..n, per_row a row.
 
@@ -462,7 +455,7 @@ def hand(tiles: Sequence[Any], *, lang: str = "en", per_row: int = 5,
     label_h = 54
     if not tiles:
         img, draw = new_canvas(420, 160)
-        text_centered(draw, (210, 80), _w("no_tiles", lang), 36, fill=MUTED)
+        text_centered(draw, (210, 80), _w(words)["no_tiles"], 36, fill=MUTED)
         return img
     n = len(tiles)
     ok = None if playable is None else set(playable)
@@ -571,8 +564,8 @@ def _canvas_for(view: dict, extra_cells, header_h: int) -> tuple[Image.Image, Im
     return img, draw, frame
 
 
-def placements(view: dict, tile: Any, placements: Sequence, *, lang: str = "en", page: int = 0,
-               per_page: int = 10) -> Image.Image:
+def placements(view: dict, tile: Any, placements: Sequence, *, words: Mapping[str, str] | None = None,
+               page: int = 0, per_page: int = 10) -> Image.Image:
     """The board with ``tile``'s legal placements (engine.legal_placements order) numbered.
 
     Page convention: page p (0-based) numbers placements[p*per_page:(p+1)*per_page] with their
@@ -596,12 +589,12 @@ def placements(view: dict, tile: Any, placements: Sequence, *, lang: str = "en",
             h = frame.c / 2 - 2
             draw.rectangle((cx - h, cy - h, cx + h, cy + h), outline=GHOST_RING, width=2)
     _badges(img, draw, frame, chosen, syms)
-    text = f"{_w('page', lang)} {page + 1}/{pages}" if pages > 1 else ""
+    text = f"{_w(words)['page']} {page + 1}/{pages}" if pages > 1 else ""
     _header(img, draw, view, tile, header_h, text)
     return img
 
 
-def confirm(view: dict, tile: Any, cell_a, cell_b, *, lang: str = "en") -> Image.Image:
+def confirm(view: dict, tile: Any, cell_a, cell_b) -> Image.Image:
     """The board with ``tile`` drawn in on (cell_a, cell_b) (its lo symbol, or the first of a
     symbol pair, on cell_a), ringed green, with a line through each set it would form."""
     a, b = tuple(cell_a), tuple(cell_b)

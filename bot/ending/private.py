@@ -1,5 +1,5 @@
 """Each person's own result in private, where the game has no private message to end with it
-(lucky: «Гениально», trio and cones show it on the private message already), for a game
+(lucky; Ingenious, trio and cones show it on the private message already), for a game
 played in a group. Quiet (no notification), as the other games' private messages are edited to
 show the result, with a link to the results. Sent once: the seat is marked when its
 message leaves for Telegram."""

@@ -23,10 +23,10 @@ from typing import Awaitable, Callable
 
 from engines import registry
 from engines.replay import public_views
-from render.replay import animation, seconds
+from render.replay import LABELS, animation, seconds
 from bot.table.background import Background
 from bot.table.book import Match
-from bot.words.i18n import nt, t
+from bot.words.i18n import labels, nt, t
 from bot.outgoing.keyboard import Answer
 from bot.logs import ids
 from bot.outgoing.messenger import Messenger, Result
@@ -120,7 +120,7 @@ class Replays:
         steps = await asyncio.to_thread(public_views, game.kind, len(game.seats), game.options, game.seed, log_)
         names = [clean(s.name) or t(lang, "a player") for s in game.seats]  # '' after /forgetme
         frames = [match.ui.table_picture(step.view, names, lang, step.events) for step in steps]
-        return await self.render(partial(animation, frames, lang=lang))
+        return await self.render(partial(animation, frames, words=labels(lang, "picture", LABELS)))
 
     @staticmethod
     def caption(match: Match, lang: str, moves: int) -> str:

@@ -1,8 +1,8 @@
 """The games on the bot's side: one package per game (``bot/games/<game>/``: its adapter, its
 words in the chat, its moves on the page and its board there), each exporting one
 :class:`~bot.games.kit.GameKit`; ``base`` is the contract of an adapter, ``kit`` the
-descriptor, ``colours`` the colour words every game uses, ``glossary`` the words a game's
-Russian holds to.
+descriptor, ``colours`` the colour words every game uses (the words a game's Russian holds to
+are the Russian catalogues' glossary, ``bot/words/locales/ru/glossary.toml``).
 
 Which games there are is the registry's (``engines/registry.py``): a game of this package is
 found by its id; a game from elsewhere is added with :func:`add` (a test's toy game), or by an
@@ -21,7 +21,7 @@ from engines.base import GameInfo
 from bot.games.kit import GameKit
 from bot.words.i18n import t
 from bot.words.names import in_text
-from bot.words.texts import game_name
+from bot.words.texts import find_game, game_name
 
 ENTRY_POINTS = "tablebot.games"
 
@@ -72,8 +72,9 @@ def game_sign(kind: str) -> str:
 
 
 def game_button(info: GameInfo, lang: str) -> str:
-    """A game's sign, name and tag: «🎲 Совершенно гениально · жетоны на удачу» and «⬢ Гениально ·
-    тайлы на поле» differ at a glance."""
+    """A game's sign, name and tag: "🎲 Totally Genial · push your luck with
+    tokens" and "⬢ Ingenious · hex tiles on a board" differ at a glance (in Russian their names
+    are one word apart)."""
     kit = kit_for(info.id)
     return f"{kit.sign} {game_name(info, lang)} · {t(lang, kit.tag)}"
 
@@ -91,7 +92,7 @@ def games_list(lang: str) -> str:
 
 def rules_text(words: list[str], lang: str) -> str:
     """/rules <game>: the rules in short, or which games there are when it names none."""
-    info = registry.find(" ".join(words)) or (registry.find(words[0]) if words else None)
+    info = find_game(" ".join(words)) or (find_game(words[0]) if words else None)
     if info is None:
         names = ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
         which = t(lang, "Which rules? Write /rules and a game: {names}.", names=names)

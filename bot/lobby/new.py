@@ -2,7 +2,6 @@
 computer players), then a lobby opened, or what is wrong said in the chat."""
 from __future__ import annotations
 
-from engines import registry
 from bot.lobby.lobby import Lobby
 from bot.lobby.menu import add_to_group_link, game_menu
 from bot.lobby.options import parse_computers, parse_options
@@ -12,6 +11,7 @@ from bot.outgoing.messenger import Messenger
 from bot.table.people import People, Person
 from bot.words.i18n import t
 from bot.words.names import in_text
+from bot.words.texts import find_game
 
 
 class NewGame:
@@ -32,15 +32,15 @@ class NewGame:
     async def new(self, *, chat_id: int, thread_id: int, person: Person, words: list[str],
                   chat_lang: str, private: bool) -> None:
         """Open a lobby, or answer why not. In a private chat the other seats are computers
-        (one by default); «Гениально» with ``bots=0`` there is a solo game at once."""
+        (one by default); Ingenious with ``bots=0`` there is a solo game at once."""
         if not words:
             text, markup = game_menu(chat_lang)
             self.messenger.post(chat_id, text, markup, thread_id=thread_id)
             return
-        info = registry.find(words[0])
+        info = find_game(words[0])
         if info is None:
-            # Maybe the game name has two words ("совершенно гениально").
-            info = registry.find(" ".join(words[:2])) if len(words) > 1 else None
+            # Maybe the game's name has two words ("totally genial").
+            info = find_game(" ".join(words[:2])) if len(words) > 1 else None
             if info is not None:
                 words = [" ".join(words[:2])] + words[2:]
         if info is None:

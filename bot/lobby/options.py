@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engines.ai import DEFAULT_LEVEL
 from engines.base import GameInfo
-from bot.table.players import LEVEL_WORDS
+from bot.table.players import typed_level
+from bot.words.i18n import fold, typed
 from bot.words.numbers import ascii_int
 from bot.words.refusals import Refused
 
@@ -45,16 +46,16 @@ def parse_computers(info: GameInfo, words: list[str], *, private: bool) -> tuple
     seats, the other words, a problem). A private game has one computer unless told otherwise."""
     count, level, rest = (1 if private else 0), DEFAULT_LEVEL, []
     for word in words:
-        key, _, value = word.strip().lower().partition("=")
-        if key in ("bots", "bot", "боты", "роботы"):
+        key, _, value = word.partition("=")
+        if fold(key) in typed("bots, bot"):
             number = ascii_int(value)
             if number is None or not 0 <= number <= info.max_players - (0 if private else 1):
                 return [], rest, "bots"
             count = number
-        elif key in ("level", "уровень"):
-            if value not in LEVEL_WORDS:
+        elif fold(key) in typed("level"):
+            level = typed_level(value)
+            if level is None:
                 return [], rest, "level"
-            level = LEVEL_WORDS[value]
         else:
             rest.append(word)
     return [level] * count, rest, None

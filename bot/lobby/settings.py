@@ -11,7 +11,7 @@ from typing import Awaitable, Callable
 from bot.outgoing import keyboard
 from bot.table.book import GameBook
 from bot.table.changes import Changes, Shown
-from bot.words.i18n import LANGS, t
+from bot.words.i18n import LANGS, fold, language_name, t, typed
 from bot.outgoing.keyboard import MENU, Button
 from bot.words.numbers import ascii_int
 from bot.lobby.lobby import Lobby
@@ -22,7 +22,6 @@ from bot.words.refusals import Refused, word_html
 from bot.storage.store import Status
 from bot.table.turns import MAX_MINUTES, MIN_MINUTES, TurnPolicy
 
-OFF_WORDS = ("off", "0", "выкл", "нет")
 LANG_BUTTON = "l."  # /lang's buttons: ``l.<lang>``
 
 
@@ -56,7 +55,7 @@ class Settings:
         """/lang [en|ru]: the chat's language (in private: the person's own); without a word, the
         choice as buttons. Returns the text and its keyboard."""
         if not words or words[0].lower() not in LANGS:
-            rows = [[Button("English", f"{LANG_BUTTON}en"), Button("Русский", f"{LANG_BUTTON}ru")]]
+            rows = [[Button(language_name(code), f"{LANG_BUTTON}{code}") for code in LANGS]]
             return t(lang, "Choose the language:"), keyboard.markup(MENU, None, rows)
         try:
             return await self.set_lang(chat_id, person, words[0].lower()), None
@@ -82,9 +81,9 @@ class Settings:
 
     async def notify(self, person: Person, words: list[str], lang: str) -> str:
         """/notify [on|off]: whether I ping the person when it is their turn."""
-        value = words[0].lower() if words else ""
-        if value in ("on", "off", "вкл", "выкл"):
-            await self.people.set_notify(person, value in ("on", "вкл"))
+        value = fold(words[0]) if words else ""
+        if value in typed("on") | typed("off"):
+            await self.people.set_notify(person, value in typed("on"))
         if await self.people.notify_on(person.id):
             return t(lang, "🔔 {name}: I ping you when it is your turn. /notify off stops it.",
                      name=in_text(person.name))
@@ -136,7 +135,7 @@ class Settings:
         if not await self.people.is_admin(chat_id, person.id):
             return t(lang, "Only a chat admin can change this.")
         value = words[0].lower()
-        if setting.may_be_off and value in OFF_WORDS:
+        if setting.may_be_off and (value == "0" or fold(value) in typed("off") | typed("no")):
             minutes = 0
         else:
             minutes = ascii_int(value)

@@ -1,6 +1,6 @@
 """Ratings: openskill's Plackett-Luce model, and the figure shown for a rating (pure).
 
-Free-for-all games rank every seat (ties share a place); «Гениально» with the team option
+Free-for-all games rank every seat (ties share a place); Ingenious with the team option
 ranks two sides of two, rated together. Computer players are opponents of fixed strength, one
 rating per level that no game changes, so a person's game against «hard» counts for the person.
 

@@ -32,7 +32,7 @@ from bot.table.people import People, Person
 from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
 from bot.words.refusals import Refused
 from bot.storage.store import GameRecord, GameStore, Rating, RecordSeat
-from bot.words.texts import game_name
+from bot.words.texts import find_game, game_name
 
 LAST_RESULTS = 5  # in a group's /stats
 HISTORY = 10  # games in /history
@@ -191,7 +191,7 @@ class Stats:
 
     async def top(self, words: list[str], chat_id: int | None, lang: str) -> str:
         """/top <game>: this group's leaderboard (in private: everyone's)."""
-        info = (registry.find(" ".join(words)) or registry.find(words[0])) if words else None
+        info = (find_game(" ".join(words)) or find_game(words[0])) if words else None
         if info is None:
             return t(lang, "Which game? Write /top and a game: {names}.", names=_games_list(lang))
         best = await self.leaderboard(info.id, chat_id, TOP)

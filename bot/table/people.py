@@ -27,13 +27,13 @@ class Person:
     """The Telegram user behind an update, as the bot needs it."""
 
     id: int
-    name: str  # never blank: «Игрок» / "Player" when the Telegram name shows nothing
+    name: str  # never blank: "Player" in their language when the Telegram name shows nothing
     lang: str
     nameless: bool = False
 
     @property
     def seat_name(self) -> str:
-        """The name a seat of theirs starts with ('' lets the lobby say «Игрок N»)."""
+        """The name a seat of theirs starts with ('' lets the lobby say "Player N")."""
         return "" if self.nameless else self.name
 
 

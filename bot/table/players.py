@@ -15,7 +15,7 @@ from typing import Any
 
 from engines import ai
 from bot.table.book import Match
-from bot.words.i18n import t
+from bot.words.i18n import fold, t, typed
 from bot.words.names import clean, tell_apart
 from bot.workers.pool import think
 from bot.storage.store import Seat
@@ -32,8 +32,10 @@ async def computer_move(match: Match, seat: int, level: str) -> Any:
     return await think(partial(ai.choose_in, kit.engine.__name__, kit.ai.__name__, view, seat, level, seed))
 
 
-LEVEL_WORDS = {"easy": "easy", "normal": "normal", "hard": "hard", "лёгкий": "easy", "легкий": "easy",
-               "средний": "normal", "сложный": "hard"}
+def typed_level(word: str) -> str | None:
+    """The computer level a typed word names ("hard", or its word in any language the
+    catalogues have), or None."""
+    return next((level for level in ai.LEVELS if fold(word) in typed(level)), None)
 
 
 def next_level(level: str) -> str:
@@ -43,7 +45,7 @@ def next_level(level: str) -> str:
 
 def name_seats(seats: list[Seat], lang: str) -> None:
     """Name the computer seats by level (numbered in seat order when there are several), a
-    person whose name shows nothing «Игрок N», and give people who would look alike (to each
+    person whose name shows nothing "Player N", and give people who would look alike (to each
     other, or to a computer) a suffix."""
     computers = [s for s in seats if s.is_computer]
     for number, s in enumerate(computers, start=1):
@@ -66,7 +68,7 @@ def level_word(level: str, lang: str) -> str:
 
 
 def computer_name(level: str, number: int | None, lang: str) -> str:
-    """«🤖 Робот (сложный)», numbered when a table has several: «🤖 Робот 2 (средний)»."""
+    """"🤖 Bot (hard)", numbered when a table has several: "🤖 Bot 2 (normal)"."""
     if number is None:
         return t(lang, "🤖 Bot ({level})", level=level_word(level, lang))
     return t(lang, "🤖 Bot {n} ({level})", n=number, level=level_word(level, lang))

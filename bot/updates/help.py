@@ -6,7 +6,8 @@ from typing import Iterable
 
 from engines import registry
 from bot.updates.routes import Command
-from bot.words.i18n import t
+from bot.words.i18n import DEFAULT_LANG, t
+from bot.words.texts import game_name
 
 
 def game_ids() -> str:
@@ -15,11 +16,12 @@ def game_ids() -> str:
 
 
 def game_words(lang: str) -> str:
-    """The words /new takes for the games: their ids, and in Russian also their Russian names."""
-    if lang == "en":
+    """The words /new takes for the games: their ids, and in another language than English also
+    their names in it."""
+    if lang == DEFAULT_LANG:
         return game_ids()
-    return t(lang, "{ids} or in Russian: {names}", ids=game_ids(),
-             names=", ".join(f"«{info.name_ru.lower()}»" for info in registry.all_infos()))
+    return t(lang, "{ids} or by their names in this language: {names}", ids=game_ids(),
+             names=", ".join(f"«{game_name(info, lang).lower()}»" for info in registry.all_infos()))
 
 
 class Help:

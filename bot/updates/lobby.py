@@ -7,7 +7,6 @@ import re
 from telegram import Update
 from telegram.constants import ChatType
 
-from engines import registry
 from bot.lobby.links import DeepLinks
 from bot.lobby.lobby import Lobby
 from bot.lobby.menu import NEW_GAME, add_to_group_link
@@ -24,6 +23,7 @@ from bot.updates.routes import Command, Press, reply
 from bot.words.i18n import t
 from bot.words.names import in_text
 from bot.words.refusals import Refused
+from bot.words.texts import find_game
 
 class LobbyRoutes:
     COMMANDS = (
@@ -33,7 +33,7 @@ class LobbyRoutes:
                                "<b>Start</b>",
                       "private": "/new <i>game</i> — a game here against a computer ({games}); add more computers "
                                  "or change their level in the lobby, or write /new cones bots=2 level=hard\n"
-                                 "/new genial bots=0 — «Гениально» alone"}),
+                                 "/new genial bots=0 — «Ingenious» alone"}),
         Command("cancel", "on_cancel", 30,
                 menus={"private": "Stop your game here", "admins": "Stop the game here (host or admin)"},
                 help={"group": "/cancel — stop the game here (host or admin)",
@@ -65,7 +65,7 @@ class LobbyRoutes:
     async def on_menu(self, person: Person, where: Where, data: str) -> Answer:
         """A game of the menu: its lobby opens here."""
         game = data.rsplit(".", 1)[1]
-        if where.chat_id is None or registry.find(game) is None:
+        if where.chat_id is None or find_game(game) is None:
             raise Refused("bad_button")
         await self.new_game.here(chat_id=where.chat_id, thread_id=where.thread_id, title=where.title,
                                  person=person, words=[game])

@@ -47,7 +47,7 @@ class SettingsRoutes:
             update.effective_chat.id, context.person, context.words, context.lang))
 
     async def on_lang_button(self, person: Person, where: Where, data: str) -> Answer:
-        """English / Русский under /lang."""
+        """A language's button under /lang."""
         lang = data.rsplit(".", 1)[1]
         if where.chat_id is None or lang not in LANGS:
             raise Refused("bad_button")

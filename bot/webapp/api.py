@@ -27,6 +27,7 @@ from bot.updates.context import Where
 from bot.updates.door import Door
 from bot.table.people import People, Person
 from bot.storage.store import from_base36
+from bot.words.i18n import normalize_lang
 from bot.words.texts import game_name
 from bot.webapp import auth, views
 from bot.webapp.limits import RateLimit
@@ -65,6 +66,7 @@ class PageApi:
         app.router.add_get("/", self.page)
         app.router.add_get("/static/boards/{kind:[a-z0-9_]+}.js", self.board)
         app.router.add_static("/static/", STATIC, append_version=False)
+        app.router.add_get("/words/{lang}", self.words)
         app.router.add_get("/api/me", self.me)
         app.router.add_get("/api/games/{id}", self.game)
         app.router.add_get("/api/games/{id}/ask/{query}", self.ask)
@@ -136,7 +138,14 @@ class PageApi:
         person, user = await self._person(request)
         games = [_summary(match, person.id, person.lang) for match in await self.book.open_of(person.id)]
         return _json({"user": {"id": person.id, "lang": person.lang}, "start": user.start_param,
-                      "kinds": views.games(person.lang), "games": games})
+                      "kinds": views.games(person.lang), "games": games, "words": views.page_words(person.lang)})
+
+    async def words(self, request: web.Request) -> web.Response:
+        """The page's words in a language (a Telegram code: the bot's nearest), for what the page
+        says before it knows whose it is, when /api/me cannot answer (a signature expired, the
+        database away): the same for everyone, as a static file is, so no signature asked."""
+        lang = normalize_lang(request.match_info["lang"])
+        return _json({"lang": lang, "words": views.page_words(lang)})
 
     async def game(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)

@@ -14,7 +14,8 @@ from engines import registry
 from bot.table.book import Match
 from bot.words.format import plain_text
 from bot.storage.store import Status
-from bot.games import game_sign, kit_for
+from bot.games import game_sign, kit_for, kits
+from bot.words.i18n import entries
 from bot.words.texts import game_name, option_hint, option_label
 
 
@@ -30,6 +31,12 @@ def games(lang: str) -> list[dict[str, Any]]:
     """The games there are (the registry's list), each with its board on the page."""
     return [{"id": info.id, "title": game_name(info, lang), "sign": game_sign(info.id)}
             for info in registry.all_infos()]
+
+
+def page_words(lang: str) -> dict[str, dict[str, str]]:
+    """The page's words in ``lang`` from the catalogues, by section: the page's own ("page") and
+    each game's board's ("page:<game>"), msgid → text (English sends none: its text is the msgid)."""
+    return {section: entries(lang, section) for section in ["page", *(f"page:{kit.id}" for kit in kits())]}
 
 
 def game_json(match: Match, seat: int | None, lang: str) -> dict[str, Any]:

@@ -81,7 +81,7 @@ def points_text(value: float) -> str:
 # A button press is answered by a toast of at most 200 characters (Telegram's limit for
 # answerCallbackQuery). What a move did may say more than that (long names, a bank that
 # completes colours and grants bonus turns, the game's end). Cut at the 200th character, it read
-# «…⁨Вика⁩ получает 2 призов…», «…достигает 18, бо…». :func:`toast` keeps whole events instead,
+# "…⁨Vika⁩ gets 2 bon…", "…reaches 18, bo…" (in Russian). :func:`toast` keeps whole events instead,
 # and when one event alone is too long, ends it at a word.
 #
 # Which events: the newest. The presser knows what they pressed; what it led to (the bust, the

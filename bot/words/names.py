@@ -7,7 +7,8 @@ A Telegram name is whatever its owner typed, so it can try to forge the bot's li
 - an invisible name (spaces, a Hangul filler) leaves a blank where a player should be;
 - «@someone», «/start@bot», «example.com» become a live mention, command or link of somebody
   else's choosing in the bot's message;
-- two people called «Victor» (or «Viсtor» with a Cyrillic «с») are told apart by nobody.
+- two people called «Victor» (one of them with U+0441, a Cyrillic letter drawn as c) are told
+  apart by nobody.
 
 ``clean`` takes all of that out; ``person_name`` adds the fallbacks; ``tell_apart`` gives names
 that would look alike a suffix; ``in_text`` is a name inside one of the bot's HTML texts: escaped,
@@ -35,8 +36,12 @@ _INVISIBLE = set("\u115f\u1160\u3164\uffa0\u2800\u180e") | {chr(c) for c in rang
 
 # Letters of other scripts drawn like Latin ones (for telling names apart, never for showing).
 _LOOKALIKE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+    # Cyrillic: a, ve, ie, io, ka, em, en, o, er, es, te, u, ha, Ukrainian i and yi, je, dze,
+    # Komi de, qa, we
+    "\u0430": "a", "\u0432": "b", "\u0435": "e", "\u0451": "e", "\u043a": "k", "\u043c": "m",
+    "\u043d": "h", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0442": "t", "\u0443": "y",
+    "\u0445": "x", "\u0456": "i", "\u0457": "i", "\u0458": "j", "\u0455": "s", "\u0501": "d",
+    "\u051b": "q", "\u051d": "w",
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
     "υ": "u", "χ": "x", "0": "o", "1": "l", "|": "l",
 })
@@ -103,7 +108,7 @@ def _continues(ch: str) -> bool:
 
 def person_name(first: str | None, last: str | None = None, username: str | None = None) -> str:
     """The name to show for a Telegram user: first and last name, else either one, else the
-    username; '' when none has anything printable (the caller says «Игрок N»)."""
+    username; '' when none has anything printable (the caller says "Player N")."""
     whole = clean(" ".join(p for p in (first, last) if p))
     return whole or clean(first) or clean(last) or clean(username)
 

@@ -1,13 +1,35 @@
-"""Shared wording: game and option names. What a game says of itself (its sign, its line in the
-menu) is its kit's (bot/games); /help is made from the commands' declarations (bot/updates/help.py)."""
+"""Shared wording: game and option names, and a game found by any of its names. What a game says
+of itself (its sign, its line in the menu) is its kit's (bot/games); /help is made from the
+commands' declarations (bot/updates/help.py)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
+from engines import registry
 from engines.base import GameInfo, Option
-from bot.words.i18n import t
+from bot.words.i18n import LANGS, fold, pt, t, typed
 
 
 def game_name(info: GameInfo, lang: str) -> str:
-    return info.name_ru if lang == "ru" else info.name_en
+    """The game's name in ``lang`` (its catalogue's msgctxt "game" entry; English: the engine's)."""
+    return pt(lang, "game", info.name_en)
+
+
+@lru_cache(maxsize=None)
+def _names(info: GameInfo) -> frozenset[str]:
+    """Everything that names the game, folded: its id, its English name and aliases (the
+    engine's), its name in every language and what people type for it there (msgctxt "typed")."""
+    return frozenset(fold(n) for n in (info.id, *info.aliases, *(game_name(info, lang) for lang in LANGS))) \
+        | typed(info.name_en)
+
+
+def find_game(text: str) -> GameInfo | None:
+    """A game by any of its names, in any language the catalogues have (``/new cones`` and its
+    Russian name alike), case, accents and guillemets aside."""
+    wanted = fold(text)
+    if not wanted:
+        return None
+    return next((info for info in registry.all_infos() if wanted in _names(info)), None)
 
 
 # Labels and explanations of lobby options, by key (msgids are English).

@@ -1,4 +1,4 @@
-"""Computer player for lucky («Совершенно гениально», engines/lucky.py).
+"""Computer player for lucky (Totally Genial, engines/lucky.py).
 
 Nothing in lucky is secret but the order of the face-down reserve, and its make-up is public
 knowledge: 21 tokens of each colour, minus every token in sight. So the odds of every draw are

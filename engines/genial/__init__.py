@@ -1,4 +1,4 @@
-"""genial: «Гениально» (Reiner Knizia's Ingenious / Einfach Genial).
+"""genial: Reiner Knizia's Ingenious (Einfach Genial).
 
 Rules from shared/seeds/003_e1914ca6ef2ac9fe.txt, settled by shared/RULES.md section ``genial``.
 
@@ -16,7 +16,7 @@ A turn (pending decisions: "place", then possibly "bonus" placements, then possi
 2. Each half scores, for its colour, the run of same-colour cells (tiles or printed) along each
    of its 5 directions away from its partner; a cell touching both halves can count twice.
    Tracks stop at 18; the excess is lost.
-3. «Гениально!»: each colour reaching 18 gives one bonus placement at once, chained and several
+3. «Ingenious!»: each colour reaching 18 gives one bonus placement at once, chained and several
    at once. Default: the bonus tile is drawn from the bag (public, ``TileDrawn``) and must be
    placed; option ``bonus_from_rack``: any rack tile. A bonus that cannot be had (bag or rack
    empty) is forfeited. Six colours at 18: instant win.

@@ -1,4 +1,4 @@
-"""Rules of «Гениально»: state, actions, events, scoring and the flow of a turn.
+"""Rules of Ingenious: state, actions, events, scoring and the flow of a turn.
 
 See the package docstring (engines/genial/__init__.py) for the rules summary.
 """
@@ -37,12 +37,10 @@ from engines.genial.geometry import (
 INFO = GameInfo(
     id="genial",
     name_en="Ingenious",
-    name_ru="Гениально",
     min_players=1,
     max_players=4,
     hidden_info=True,
-    aliases=("ingenious", "genial", "einfach genial", "гениально", "гениально!", "гениальный",
-             "genial!", "ingenius", "knizia ingenious", "гениально книция"),
+    aliases=("ingenious", "genial", "einfach genial", "genial!", "ingenius", "knizia ingenious"),
     options=(
         Option("team", False, players=(4,)),
         Option("bonus_from_rack", False),
@@ -69,7 +67,7 @@ KIND_COUNT: tuple[int, ...] = tuple(5 if a == b else 6 for a, b in KINDS)
 
 # phases (the pending decision of the current player)
 PLACE = "place"  # place a tile from the rack (solo: the drawn tile)
-BONUS = "bonus"  # a «Гениально!» bonus placement (the drawn tile, or from the rack)
+BONUS = "bonus"  # an «Ingenious!» bonus placement (the drawn tile, or from the rack)
 SWAP = "swap"  # decide Swap or Keep before the refill
 OVER = "over"
 PHASES = (PLACE, BONUS, SWAP, OVER)
@@ -232,7 +230,7 @@ class Points:
 class Placed:
     """``seat`` put tile ``colours`` (first on ``cells[0]``) on ``cells`` (``labels``).
 
-    bonus: it was a «Гениально!» bonus placement. points: one entry per distinct colour of the
+    bonus: it was an «Ingenious!» bonus placement. points: one entry per distinct colour of the
     tile (a double has one), in tile order. team: the team (0/1) that scored, or -1.
     """
 
@@ -247,7 +245,7 @@ class Placed:
 
 @dataclass(frozen=True)
 class Genial:
-    """«Гениально!»: ``colour`` reached ``value`` (18, or 36 on the second team board); ``seat``
+    """«Ingenious!»: ``colour`` reached ``value`` (18, or 36 on the second team board); ``seat``
     earns a bonus placement. ``pending``: bonus placements now owed in all."""
 
     seat: int
@@ -260,7 +258,7 @@ class Genial:
 class TileDrawn:
     """A tile drawn from the bag to be placed at once, shown to everyone.
 
-    purpose: "bonus" (a «Гениально!» bonus tile) or "solo" (the solo game's next tile)."""
+    purpose: "bonus" (an «Ingenious!» bonus tile) or "solo" (the solo game's next tile)."""
 
     seat: int
     tile: tuple[str, str]

@@ -1,4 +1,4 @@
-"""Board geometry of «Гениально»: hexagons of hexagonal cells in axial coordinates.
+"""Board geometry of Ingenious: hexagons of hexagonal cells in axial coordinates.
 
 A cell is ``(q, r)`` with ``s = -q - r``; it is on the board of radius R if
 ``max(|q|, |r|, |s|) <= R``. Rows are the lines of constant ``r`` (pointy-top hexes, rows drawn
@@ -29,8 +29,9 @@ SYMBOL_CELLS: tuple[tuple[Cell, int], ...] = (
 
 RADII = (5, 6, 7)
 ROW_LETTERS = "ABCDEFGHIJKLMNO"
-# Cyrillic capitals that look like Latin row letters (people type them on a Russian keyboard).
-_HOMOGLYPHS = str.maketrans("АВСЕНКМОХ", "ABCEHKMOX")
+# Cyrillic capitals that look like Latin row letters (people type them on a Russian keyboard):
+# A, VE, ES, IE, EN, KA, EM, O, HA.
+_HOMOGLYPHS = str.maketrans("\u0410\u0412\u0421\u0415\u041d\u041a\u041c\u041e\u0425", "ABCEHKMOX")
 
 
 class Board:

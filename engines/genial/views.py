@@ -1,4 +1,4 @@
-"""What players see (view) and what they type (parse_move) in «Гениально»."""
+"""What players see (view) and what they type (parse_move) in Ingenious."""
 from __future__ import annotations
 
 import re
@@ -104,7 +104,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------ typed moves
 
-_TOKEN_RE = re.compile(r"\s*(?:(\d+)|([A-Za-zА-Яа-яЁё]\s*\d+))\s*[,;.\-–—/]*")
+# A cell: a row letter, Latin or Cyrillic (U+0401, U+0410-U+044F, U+0451: a Russian keyboard), and a number.
+_TOKEN_RE = re.compile(r"\s*(?:(\d+)|([A-Za-z\u0401\u0410-\u044f\u0451]\s*\d+))\s*[,;.\-–—/]*")
 
 
 def parse_move(text: str, view_: dict[str, Any]) -> Place:

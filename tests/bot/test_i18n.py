@@ -8,7 +8,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 
 from tests import catalogues
-from bot.words.i18n import nt, t
+from bot.words.i18n import nt, pt, t
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "bot"
 KEYWORDS = {"t": (2,), "nt": (2, 3)}
@@ -49,6 +49,21 @@ def constant_messages():
     return out
 
 
+def labelled_messages():
+    """(msgctxt, msgid) of the texts shown with a context: the pictures' labels (each drawing
+    module's LABELS, under ``picture:<game>``; the replay's band under ``picture``)."""
+    import importlib.util
+
+    from bot.games import kits
+    out = [("picture", msgid) for msgid in importlib.import_module("render.replay").LABELS.values()]
+    for kit in kits():
+        if importlib.util.find_spec(f"render.{kit.id}") is None:
+            continue  # a game from elsewhere (a test's toy game) draws elsewhere
+        drawing = importlib.import_module(f"render.{kit.id}")
+        out += [(f"picture:{kit.id}", msgid) for msgid in drawing.LABELS.values()]
+    return out
+
+
 class PoCatalog:
     """The Russian texts as the bot read them from the .po files before they were compiled
     (Babel at run time): fuzzy, untranslated and incomplete plural entries left out."""
@@ -59,6 +74,7 @@ class PoCatalog:
         from babel.messages.pofile import read_po
         self.singular: dict[str, str] = {}
         self.plural: dict[tuple[str, str], list[str]] = {}
+        self.contexted: dict[tuple[str, str], str] = {}  # (msgctxt, msgid) → text
         for path in sorted((ROOT / "words" / "locales" / lang / "LC_MESSAGES").glob("*.po")):
             with path.open("rb") as fh:
                 cat = read_po(fh, locale=lang)
@@ -69,11 +85,16 @@ class PoCatalog:
                 if isinstance(message.id, tuple):
                     if all(message.string):
                         self.plural[(message.id[0], message.id[1])] = list(message.string)
+                elif message.string and message.context:
+                    self.contexted[(message.context, message.id)] = message.string
                 elif message.string:
                     self.singular[message.id] = message.string
 
     def t(self, msgid: str) -> str:
         return self.singular.get(msgid, msgid)
+
+    def pt(self, context: str, msgid: str) -> str:
+        return self.contexted.get((context, msgid), msgid)
 
     def nt(self, singular: str, plural: str, n: int) -> str:
         forms = self.plural.get((singular, plural))
@@ -98,6 +119,8 @@ def test_the_compiled_catalogues_read_as_the_po_files_did():
     msgids = set(po.singular) | {""}  # and every t() call: one passing a plural's msgid would now differ
     msgids |= {m for m, _ in used_messages() if isinstance(m, str)} | set(constant_messages())
     differ = [m for m in sorted(msgids) if t("ru", m) != po.t(m)]
+    differ += [f"{c}: {m}" for c, m in sorted(set(po.contexted) | set(labelled_messages()))
+               if pt("ru", c, m) != po.pt(c, m)]
     plurals = set(po.plural) | {tuple(m[:2]) for m, _ in used_messages() if isinstance(m, tuple)}
     for one, many in sorted(plurals):
         names = placeholders(one) | placeholders(many) | placeholders("".join(po.plural.get((one, many), [])))
@@ -120,12 +143,14 @@ def test_every_message_has_a_russian_translation():
     for message in constant_messages():
         if message not in cat.singular:
             missing.append(f"constant: {message!r}")
+    missing += [f"{context}: {message!r}" for context, message in labelled_messages()
+                if (context, message) not in cat.contexted]
     assert not missing, "untranslated:\n" + "\n".join(missing)
 
 
 def test_translations_keep_placeholders_and_html():
     cat = PoCatalog("ru")
-    for msgid, text in cat.singular.items():
+    for msgid, text in [*cat.singular.items(), *((m, text) for (_, m), text in cat.contexted.items())]:
         assert placeholders(msgid) == placeholders(text), msgid
         assert re.findall(r"</?\w+", msgid).sort() == re.findall(r"</?\w+", text).sort(), msgid
     for (one, many), forms in cat.plural.items():
@@ -194,7 +219,7 @@ def test_a_message_in_several_catalogues_has_one_translation():
         for message in cat:
             if not message.id:
                 continue
-            key = message.id if isinstance(message.id, str) else tuple(message.id)
+            key = (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
             if key in seen and seen[key][1] != message.string:
                 clashes.append(f"{key!r}: {seen[key][0]} and {name} differ")
             seen.setdefault(key, (name, message.string))
@@ -291,3 +316,13 @@ def test_a_cancelled_game_says_so_and_asks_nothing():
             assert view.text.endswith(words) or view.text.endswith(words + "."), view.text
             assert not [b for row in view.rows for b in row if b.action], (info.id, view.rows)
             assert ui.private_result(ctx, 0) is None
+
+
+def test_no_text_in_another_script_outside_the_catalogues():
+    """What a person reads in another language is a catalogue's: no Cyrillic in the code or the
+    page's scripts (a homoglyph table or a regular expression writes its letters as escapes)."""
+    cyrillic = re.compile("[\u0400-\u052f]")
+    found = [f"{path.relative_to(ROOT.parent)}:{n}" for folder in ("bot", "engines", "render", "bench")
+             for path in sorted((ROOT.parent / folder).rglob("*")) if path.suffix in (".py", ".js")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if cyrillic.search(line)]
+    assert not found, found

@@ -14,6 +14,7 @@ import pytest
 from bot.workers import pool as rendering
 from engines import lucky
 from engines.base import options_from_dict
+from bot.games.lucky.ui import picture_words
 from render import lucky as lucky_render
 from render.common import picture_of
 
@@ -29,7 +30,7 @@ def _children() -> set[int]:
 
 def _lucky_picture():
     state = lucky.setup(2, options_from_dict(lucky.Options, None), 7)
-    return functools.partial(picture_of, lucky_render.table, lucky.view(state), lang="ru",
+    return functools.partial(picture_of, lucky_render.table, lucky.view(state), words=picture_words("ru"),
                              names=["Аня <b>", "🎲 Bob"])
 
 

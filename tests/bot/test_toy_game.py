@@ -10,6 +10,7 @@ import pytest
 
 import bot.games
 from engines import registry
+from bot.words.texts import find_game
 from tests.bot.browser import Phone, browser, web
 from tests.bot.harness import Player, button_data, press_until_over, start_game
 from tests.bot.webapp_client import init_data, watch_link
@@ -32,7 +33,7 @@ def sticks():
 
 
 async def test_the_toy_game_is_listed_and_played_by_the_tables_buttons(fake, web):
-    assert "sticks" in registry.game_ids() and registry.find("nim").id == "sticks"
+    assert "sticks" in registry.game_ids() and find_game("nim").id == "sticks"
     fake.add_group(GROUP, "Sticks club")
     anna, boris = Player(fake, web, 1, "Anna"), Player(fake, web, 2, "Boris")
     for p in (anna, boris):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import game_sign, kits
+from bot.words.texts import game_name
 from engines import registry
 from tests.bot.harness import Player, button_data, buttons, start_game
 
@@ -42,7 +43,7 @@ async def start_game_from(fake, runner, lobby, people):
 
 
 def _turn_line_ok(text: str, kind: str, lang: str = "en") -> bool:
-    name = registry.info(kind).name_ru if lang == "ru" else registry.info(kind).name_en
+    name = game_name(registry.info(kind), lang)
     turn = "ваш ход" if lang == "ru" else "your turn"
     first = text.splitlines()[0]
     return first.startswith(f"{game_sign(kind)} {name}: {turn}")

@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -183,6 +184,25 @@ async def test_a_forged_or_foreign_page_gets_nothing(fake, web, browser):
         await phone.close()
     assert set(forged_phone.api_statuses) == {401}
     assert (await web.game(game.id)).version == version
+
+
+async def test_an_expired_page_says_so_in_the_persons_language(fake, web, browser):
+    """Before /api/me answers, the page knows the person only by Telegram's word for their
+    language: it asks the bot for the words in it (no signature: they are the same for everyone)
+    and says why it cannot go on, in Russian for a Russian (or Ukrainian) Telegram."""
+    game, people = await start_group_game(fake, web, 2)
+    seat = game.seats[0]
+    day_ago = time.time() - 25 * 3600
+    for lang, said in (("ru", "Страница устарела: откройте её снова из чата."),
+                       ("uk", "Страница устарела: откройте её снова из чата."),
+                       ("en", "This page has expired: open it again from the chat.")):
+        phone = await Phone.open(browser, page_url(fake, seat),
+                                 init_data(fake.token, seat.user_id, seat.name, lang=lang, auth_date=day_ago))
+        note = phone.page.locator("#note:not([hidden])")
+        await note.wait_for()
+        assert await note.inner_text() == said
+        assert set(phone.api_statuses) == {401} and not phone.errors, (phone.api_statuses, phone.errors)
+        await phone.close()
 
 
 async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path, browser):

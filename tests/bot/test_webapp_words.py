@@ -1,26 +1,26 @@
-"""The page's words (bot/webapp/static/i18n.js) agree with the bot's: each game's section keeps to
-that game's glossary (bot/games/glossary.py: «тайл» and «подставка» in «Гениально», «резерв» in
-lucky and trio…), the words around the boards name no game's piece at all, and every word the
-page's scripts ask for has its Russian."""
+"""The page's words (the catalogues' entries under msgctxt "page" and "page:<game>", which the
+server sends the page: bot/webapp/views.py page_words) agree with the bot's: each game's section
+keeps to that game's glossary (bot/words/locales/ru/glossary.toml: «тайл» and «подставка» in «Гениально»,
+«резерв» in lucky and trio…), the words around the boards name no game's piece at all, and every
+word the page's scripts ask for (read with Babel's JavaScript extractor) has its Russian."""
 from __future__ import annotations
 
-import json
 import pathlib
 import re
 
 import pytest
+from babel.messages.extract import extract
 
 from bot.games import kits
-from bot.games.glossary import GLOSSARY
+from bot.webapp.views import page_words
+from tests.bot.glossary import GLOSSARY
 
 STATIC = pathlib.Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
-ASKED = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)"\s*[,)]""")  # t("…") and t("…", {…})
 
 
 def russian() -> dict[str, dict[str, str]]:
-    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    table = text.split("/* words */", 1)[1].split("/* end words */", 1)[0]
-    return json.loads(table)
+    """The words the page is sent in Russian, by section: "page", and each game's by its id."""
+    return {section.removeprefix("page:"): words for section, words in page_words("ru").items()}
 
 
 def scripts() -> list[tuple[str, pathlib.Path]]:
@@ -29,7 +29,10 @@ def scripts() -> list[tuple[str, pathlib.Path]]:
 
 
 def asked(path: pathlib.Path) -> set[str]:
-    return {json.loads(f'"{m}"') for m in ASKED.findall(path.read_text(encoding="utf-8"))}
+    """The msgids of the script's t("…") calls (t("…", {…}) too, and inside `${…}`)."""
+    with path.open("rb") as fh:
+        found = extract("javascript", fh, keywords={"t": None}, options={"parse_template_string": True})
+        return {message for _, message, _, _ in found if isinstance(message, str)}
 
 
 def forbidden(kind: str, texts) -> list[str]:
@@ -73,6 +76,6 @@ def test_every_word_the_page_asks_for_has_its_russian():
     # Every section's msgid is asked for somewhere (no word left behind); colours and symbols are
     # asked by name (t(colour)).
     used = set().union(*(asked(p) for _, p in scripts()))
-    named = re.compile(r"^(red|orange|yellow|green|blue|purple|pink|hexagon|circle|star)(-\w+)?$")
+    named = re.compile(r"^(red|orange|yellow|green|blue|purple|pink|hexagon|circle|star)( \w+)?$")
     unused = [w for section in table.values() for w in section if w not in used and not named.match(w)]
     assert not unused, unused

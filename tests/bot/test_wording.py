@@ -1,9 +1,11 @@
 """Russian as it is read aloud (names stay in the nominative), one word per thing in each game
-(bot/games/glossary.py), and the small things the wording issue listed: /rules of an unknown game,
-/start that introduces the bot once, a host told what she must do rather than her own name, a table
-that says once that the game is over."""
+(bot/words/locales/ru/glossary.toml) wherever a person reads it (the chat, the pictures, the
+page), a game found by any of its names, and the small things the wording issue listed: /rules of
+an unknown game, /start that introduces the bot once, a host told what she must do rather than
+her own name, a table that says once that the game is over."""
 from __future__ import annotations
 
+import importlib
 import pathlib
 import random
 import re
@@ -11,11 +13,11 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.games.glossary import GLOSSARY
 from bot.words.i18n import nt, t
 from bot.games import kit_for, kits
-from bot.words.texts import OPTION_LABELS
+from bot.words.texts import OPTION_LABELS, find_game, game_name
 from engines import registry
+from tests.bot.glossary import GLOSSARY
 from tests.bot.harness import Player, button_data, press_until_over
 
 LOCALES = pathlib.Path(__file__).resolve().parents[2] / "bot" / "words" / "locales" / "ru" / "LC_MESSAGES"
@@ -25,20 +27,11 @@ BOT = "tablebot_test_bot"
 
 # ---- one glossary per game ----------------------------------------------------------------
 
-def _russian_of(words) -> list[str]:
-    """Every Russian label of a picture module's WORDS (``{"ru": {...}}`` or ``{key: {"ru": ...}}``)."""
-    out: list[str] = []
-    for key, value in words.items():
-        if key == "ru" and isinstance(value, dict):
-            out += [v for v in value.values() if isinstance(v, str)]
-        elif isinstance(value, dict) and isinstance(value.get("ru"), str):
-            out.append(value["ru"])
-    return out
-
-
 def game_texts(kind: str) -> list[str]:
     """Every Russian string of a game: its catalogue (captions, buttons, private messages, the
-    /rules text), its lobby options and menu line (in the core catalogue), its pictures' labels."""
+    /rules text, its name, its pictures' labels, its board on the page), its lobby options and
+    menu line (in the core catalogue), the words its pictures are handed (colours and shapes by
+    name, from the core catalogue)."""
     with (LOCALES / f"{kind}.po").open("rb") as fh:
         catalogue = read_po(fh, locale="ru")
     out: list[str] = []
@@ -51,8 +44,7 @@ def game_texts(kind: str) -> list[str]:
         label, hint = OPTION_LABELS[opt.key]
         out += [t("ru", label), t("ru", hint)]
     out += [t("ru", kit_for(kind).blurb), t("ru", kit_for(kind).tag)]
-    drawing = __import__(f"render.{kind}", fromlist=["WORDS"])
-    out += _russian_of(drawing.WORDS)
+    out += importlib.import_module(f"bot.games.{kind}.ui").picture_words("ru").values()
     return out
 
 
@@ -72,6 +64,29 @@ def test_every_russian_text_of_a_game_keeps_to_its_glossary(kind):
 
 def test_every_game_has_a_glossary():
     assert set(GLOSSARY) == {info.id for info in registry.all_infos()}
+
+
+# ---- a game's names: in the catalogues, found in every language -------------------------------
+
+def test_a_game_is_found_by_any_of_its_names_in_any_language():
+    """The engines know a game's id, English name and English aliases; its Russian name and what
+    people type for it in Russian (``/new конусы``) are the catalogues'."""
+    for gi in registry.all_infos():
+        assert find_game(gi.id) is gi
+        assert find_game(gi.name_en.upper()) is gi
+        assert find_game(game_name(gi, "ru")) is gi
+        assert find_game(f"«{game_name(gi, 'ru')}»") is gi
+    assert find_game("chess") is None
+    assert find_game("") is None and find_game("  ") is None
+    names = {kind: game_name(registry.info(kind), "ru") for kind in ("cones", "genial", "lucky", "trio")}
+    assert names == {"cones": "Конусы", "genial": "Гениально", "lucky": "Совершенно гениально", "trio": "Трио"}
+    found = {"cones": ("kabaleo", "кабалео", "конусы", "Кабалео конусы"),
+             "genial": ("ingenious", "гениально!", "гениальный"),
+             "lucky": ("lucky", "совершенно гениально", "сг", "tokens", "жетоны"),
+             "trio": ("трио", "sets", "сеты", "игра трио")}
+    for kind, words in found.items():
+        assert [find_game(w).id if find_game(w) else None for w in words] == [kind] * len(words), kind
+    assert find_game("ёлки") is None and find_game("гениально") is registry.info("genial")
 
 
 # ---- the strings the issue quoted: the new wording is there, the old is gone ----------------
@@ -111,8 +126,8 @@ def test_russian_reads_aloud_without_declining_names():
     assert ru("level with {name} on piles and piles with chips, the tallest pile decided: {x} against {y}",
               name="Борис", x=1, y=2).startswith("вы и Борис равны и по башням, и по башням с фишками")
     assert "(" not in t("ru", OPTION_LABELS["equal"][1])  # shown in brackets in the lobby: none nested
-    from render.cones import WORDS
-    assert WORDS["ru"]["neutral"] == "без хозяина"
+    from bot.games.cones.ui import picture_words
+    assert picture_words("ru")["neutral"] == "без хозяина"
     everything = "\n".join(s for kind in GLOSSARY for s in game_texts(kind)) + "\n".join(
         s for path in LOCALES.glob("*.po") for s in re.findall(r'msgstr(?:\[\d\])? "(.*)"', path.read_text()))
     for old in ("(а)", "(и)", "за него", "Не понял", "собирает весь", "альтернативный ход", "Вы за столом один",

@@ -62,9 +62,9 @@ def playout(players, seed, options=Options(), chooser_seed=0):
 
 def test_info():
     info = cones.INFO
-    assert (info.id, info.name_en, info.name_ru) == ("cones", "Cones", "Конусы")
+    assert (info.id, info.name_en) == ("cones", "Cones")  # its Russian name: tests/bot/test_wording.py
     assert (info.min_players, info.max_players, info.hidden_info) == (2, 4, True)
-    assert {"kabaleo", "кабалео", "конусы"} <= set(info.aliases)
+    assert "kabaleo" in info.aliases
     assert info.option("equal").players == (2, 3) and info.option("equal").default is False
     assert info.option("no_same_pile").default is False
     assert {f.name for f in dataclasses.fields(Options)} == {o.key for o in info.options}

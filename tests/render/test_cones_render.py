@@ -10,6 +10,7 @@ from PIL import Image
 from engines import cones
 from render import cones as rc
 from render.common import BACKGROUND, COLOURS, HIGHLIGHT, encode_png
+from tests.render.words import words
 
 NAMES = ["Boris", "Анастасия Петровна-Длинная", "kate 🎲🎲", "Li"]
 
@@ -36,7 +37,7 @@ def cell_origin(view, number):
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_table_sizes(players, steps, lang):
     view = cones.view(play(players, players, steps), None)
-    image = rc.table(view, lang=lang, names=NAMES[:players])
+    image = rc.table(view, words=words("cones", lang), names=NAMES[:players])
     assert image.mode == "RGB"
     assert max(image.size) <= 1280 and min(image.size) >= 600
     png = encode_png(image)
@@ -46,7 +47,7 @@ def test_table_sizes(players, steps, lang):
 
 def test_each_pile_is_tinted_with_its_top_colour():
     view = cones.view(play(4, 1, 20), None)
-    image = rc.table(view, lang="en", names=NAMES)
+    image = rc.table(view, words=words("cones", "en"), names=NAMES)
     for pile in view["piles"]:
         x, y = cell_origin(view, pile["number"])
         assert image.getpixel((x + 100, y + 12)) == rc._tint(pile["top"])
@@ -58,7 +59,7 @@ def test_each_pile_is_tinted_with_its_top_colour():
 
 def test_base_and_top_chip_are_drawn_in_their_colours():
     view = cones.view(play(2, 5, 9), None)
-    image = rc.table(view, lang="en", names=NAMES[:2])
+    image = rc.table(view, words=words("cones", "en"), names=NAMES[:2])
     for pile in view["piles"]:
         x, y = cell_origin(view, pile["number"])
         cx = x + rc.TOWER_X
@@ -74,13 +75,13 @@ def test_last_pile_is_highlighted_and_highlight_can_move():
     view = cones.view(play(4, 2, 7), None)
     last = view["last_pile"]
     assert last is not None
-    image = rc.table(view, lang="en", names=NAMES)
+    image = rc.table(view, words=words("cones", "en"), names=NAMES)
     x, y = cell_origin(view, last)
     assert image.getpixel((x - 3, y + rc.CELL_H // 2)) == HIGHLIGHT
     other = 1 if last != 1 else 2
     ox, oy = cell_origin(view, other)
     assert image.getpixel((ox - 3, oy + rc.CELL_H // 2)) == BACKGROUND
-    moved = rc.table(view, lang="en", names=NAMES, highlight_pile=other)
+    moved = rc.table(view, words=words("cones", "en"), names=NAMES, highlight_pile=other)
     assert moved.getpixel((ox - 3, oy + rc.CELL_H // 2)) == HIGHLIGHT
     assert moved.getpixel((x - 3, y + rc.CELL_H // 2)) == BACKGROUND
     assert moved.tobytes() != image.tobytes()
@@ -89,7 +90,7 @@ def test_last_pile_is_highlighted_and_highlight_can_move():
 def test_whose_turn_changes_the_cards():
     s = play(3, 4, 5)
     view = cones.view(s, None)
-    image = rc.table(view, lang="en", names=NAMES[:3])
+    image = rc.table(view, words=words("cones", "en"), names=NAMES[:3])
     lay = rc._layout(20, len(view["colours"]), False)
     card_w = (lay["width"] - 2 * rc.MARGIN - 2 * rc.CARD_GAP) / 3
     seat = view["to_move"]
@@ -97,7 +98,7 @@ def test_whose_turn_changes_the_cards():
     inside = (x0 + 2, lay["cards_top"] + lay["card_h"] // 2)
     assert image.getpixel(inside) == HIGHLIGHT
     view2 = dict(view, to_move=(seat + 1) % 3)
-    image2 = rc.table(view2, lang="en", names=NAMES[:3])
+    image2 = rc.table(view2, words=words("cones", "en"), names=NAMES[:3])
     assert image2.getpixel(inside) != HIGHLIGHT
 
 
@@ -105,10 +106,10 @@ def test_end_of_game_shows_goals_and_differs_from_running_view():
     s = play(4, 6, 999)
     end = cones.view(s, None)
     assert end["over"]
-    image = rc.table(end, lang="ru", names=NAMES)
+    image = rc.table(end, words=words("cones", "ru"), names=NAMES)
     running = {k: v for k, v in end.items()
                if k not in ("goals", "undrawn", "scores", "places", "winners", "reason")}
-    plain = rc.table(running, lang="ru", names=NAMES)
+    plain = rc.table(running, words=words("cones", "ru"), names=NAMES)
     assert image.size[0] == plain.size[0]
     assert image.tobytes() != plain.tobytes()
     # each card shows its goal symbol filled with the goal colour
@@ -129,19 +130,19 @@ def test_tall_stacks_fold_and_names_are_safe():
     chips = [other, bases[0]] * 15  # 30 chips, alternating
     view["piles"][0] = {"number": 1, "base": bases[0], "chips": chips, "top": chips[-1],
                         "height": 30}
-    image = rc.table(view, lang="en", names=["\u202e\u0000" + "x" * 200, "🎲"])
+    image = rc.table(view, words=words("cones", "en"), names=["\u202e\u0000" + "x" * 200, "🎲"])
     assert max(image.size) <= 1280
 
 
 def test_goal_card():
     for colour in cones.ALL_COLOURS:
         for lang in ("en", "ru"):
-            image = rc.goal(colour, lang=lang)
+            image = rc.goal(colour, words=words("cones", lang))
             assert image.size == (520, 300)
             assert image.getpixel((122, 250)) == COLOURS[colour]
-    assert rc.goal("blue", lang="en").tobytes() != rc.goal("pink", lang="en").tobytes()
+    assert rc.goal("blue").tobytes() != rc.goal("pink").tobytes()
     with pytest.raises(ValueError):
-        rc.goal("mauve", lang="en")
+        rc.goal("mauve", words=words("cones", "en"))
 
 
 @pytest.mark.parametrize("lang, per_colour, left", [("ru", "Башни по цветам:", "фишек: {n}"),
@@ -152,7 +153,7 @@ def test_the_header_counts_and_a_players_chips_left_say_what_they_count(lang, pe
     for players in (2, 3, 4):
         view = cones.view(play(players, players, 5), None)
         with text_colours() as seen:
-            image = rc.table(view, lang=lang, names=NAMES[:players])
+            image = rc.table(view, words=words("cones", lang), names=NAMES[:players])
         texts = [text for text, _, _ in seen]
         assert per_colour in texts
         assert all(left.format(n=view["supply_left"][s]) in texts for s in range(players)), texts

@@ -10,6 +10,7 @@ from PIL import Image, ImageChops
 from engines import genial as g
 from render import genial as rg
 from render.common import COLOURS, HIGHLIGHT, LEGIBLE_PX, PHONE_WIDTH, contrast, encode_png
+from tests.render.words import words
 
 NAMES = ["Маша", "Alexander the Great of Macedon", "kate 🎲🎲", "Игорь"]
 
@@ -39,7 +40,7 @@ def pixel(image, xy):
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_table_sizes(players, options, steps, lang):
     view = g.view(play(players, players, steps, options))
-    image = rg.table(view, lang=lang, names=NAMES[:players])
+    image = rg.table(view, words=words("genial", lang), names=NAMES[:players])
     assert image.mode == "RGB" and image.width == 1080
     assert max(image.size) <= 1280
     png = encode_png(image)
@@ -49,7 +50,7 @@ def test_table_sizes(players, options, steps, lang):
 def test_printed_symbols_and_tiles_are_drawn_in_their_colours():
     state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
     view = g.view(state)
-    image = rg.table(view, lang="ru", names=NAMES[:2])
+    image = rg.table(view, words=words("genial", "ru"), names=NAMES[:2])
     s = rg._table_grid(5).s
     for p in view["printed"]:
         x, y = centre(view, p["cell"])
@@ -72,13 +73,13 @@ def test_last_turn_is_rimmed_and_highlight_changes_pixels():
     state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
     view = g.view(state)
     assert view["recent"] == [0]
-    image = rg.table(view, lang="en", names=NAMES[:2])
+    image = rg.table(view, words=words("genial", "en"), names=NAMES[:2])
     cx, cy = centre(view, (0, 0))
     s = rg._table_grid(5).s
     assert pixel(image, (cx, cy - s + 1)) == HIGHLIGHT
-    plain = rg.table({**view, "recent": []}, lang="en", names=NAMES[:2])
+    plain = rg.table({**view, "recent": []}, words=words("genial", "en"), names=NAMES[:2])
     assert pixel(plain, (cx, cy - s + 1)) != HIGHLIGHT
-    marked = rg.table(view, lang="en", names=NAMES[:2], highlight=[(-3, 2)])
+    marked = rg.table(view, words=words("genial", "en"), names=NAMES[:2], highlight=[(-3, 2)])
     assert ImageChops.difference(image, marked).getbbox() is not None
 
 
@@ -88,8 +89,8 @@ def test_last_move_rim_is_thick_and_stands_out_at_400_px():
     out from the dark tiles around it (the old yellow rim was 1.6 px and 1.3:1 on the board)."""
     state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]])
     view = g.view(state)
-    image = rg.table(view, lang="en", names=NAMES[:2])
-    plain = rg.table({**view, "recent": []}, lang="en", names=NAMES[:2])
+    image = rg.table(view, words=words("genial", "en"), names=NAMES[:2])
+    plain = rg.table({**view, "recent": []}, words=words("genial", "en"), names=NAMES[:2])
     cx, cy = centre(view, (0, 0))
     s = rg._table_grid(5).s
     # leftwards from the first half's centre: across its left edge, away from the second half
@@ -104,7 +105,7 @@ def test_current_player_and_lowest_colour_are_marked():
     state = g.position(2, tiles=[(0, "bp", (0, 0), (1, 0))], racks=[["rr"], ["gg"]], current=1,
                        scores=[[3, 5, 5, 5, 5, 5], [0, 0, 0, 0, 0, 0]])
     view = g.view(state)
-    image = rg.table(view, lang="ru", names=NAMES[:2])
+    image = rg.table(view, words=words("genial", "ru"), names=NAMES[:2])
     top = rg.BOARD_TOP + rg.BOARD_H + 6
     # seat 1's panel (right) has the turn colour, seat 0's does not
     assert pixel(image, (1080 - 40, top + 8)) == rg.TURN_BG
@@ -116,9 +117,9 @@ def test_current_player_and_lowest_colour_are_marked():
 
 def test_rack_numbers_tiles_and_grows_with_them():
     six = rg.rack([["red", "blue"], ["green", "green"], ["yellow", "purple"], ["orange", "red"],
-                   ["blue", "blue"], ["purple", "yellow"]], lang="ru")
-    one = rg.rack([["red", "blue"]], lang="en")
-    empty = rg.rack([], lang="en")
+                   ["blue", "blue"], ["purple", "yellow"]])
+    one = rg.rack([["red", "blue"]])
+    empty = rg.rack([])
     assert six.width > one.width and max(six.size) <= 1280
     assert empty.size[0] > 0
     colours = {six.getpixel((x, y)) for x in range(0, six.width, 3) for y in range(0, six.height, 3)}
@@ -132,19 +133,20 @@ def test_preview_shows_the_ghost_tile_and_the_points():
     view = g.view(state, 0)
     pts = g.placement_score(state, 0, "bb", (0, 0), (1, 0))
     assert pts["blue"]["gained"] == 4
-    image = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), pts, lang="ru")
+    image = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), pts, words=words("genial", "ru"))
     assert max(image.size) <= 1280
     # the proposed tile sits in the middle of the board area, rimmed
     mid = (rg.PREVIEW_W / 2, rg.PREVIEW_BOARD_H / 2)
     s = rg.PREVIEW_S
     assert image.getpixel((int(mid[0]), int(mid[1]))) == rg.TILE_GHOST
     assert image.getpixel((int(mid[0] - s * 0.866), int(mid[1] - s * 0.45))) == COLOURS["blue"]
-    none = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), {"blue": 0}, lang="ru")
+    none = rg.preview(view, ["blue", "blue"], (0, 0), (1, 0), {"blue": 0}, words=words("genial", "ru"))
     strip = (0, rg.PREVIEW_BOARD_H + 4, rg.PREVIEW_W, none.height)
     assert ImageChops.difference(image.crop(strip), none.crop(strip)).getbbox() is not None
     # near the edge of a 4-player board the window stays on the board
     big = g.view(g.setup(4, g.Options(), 1))
-    edge = rg.preview(big, ["red", "red"], (0, -7), (1, -7), {"red": {"gained": 0, "lost": 0}}, lang="en")
+    edge = rg.preview(big, ["red", "red"], (0, -7), (1, -7), {"red": {"gained": 0, "lost": 0}},
+                      words=words("genial", "en"))
     assert max(edge.size) <= 1280
 
 
@@ -152,7 +154,7 @@ def test_names_are_made_safe_and_the_end_is_drawn():
     final = play(3, 5, 9999)
     view = g.view(final)
     assert view["over"]
-    image = rg.table(view, lang="ru", names=["🎲🎲🎲", "", "x" * 200])
+    image = rg.table(view, words=words("genial", "ru"), names=["🎲🎲🎲", "", "x" * 200])
     assert image.width == 1080
 
 
@@ -188,7 +190,7 @@ def test_each_candidate_has_a_panel_with_its_number_and_its_tile():
     cands = [(k + 1, colours[0], colours[1], a, b, [(colours[0], 1)]) for k, (a, b) in enumerate(near)]
     from render.common import symbol_sizes
     with symbol_sizes() as sizes:
-        image = rg.candidates(view, cands, lang="ru")
+        image = rg.candidates(view, cands, words=words("genial", "ru"))
     assert image.size == rg.candidates_size(len(cands)) and max(image.size) <= 1280
     boxes = rg.candidate_panels(len(cands))
     for k, box in enumerate(boxes):
@@ -205,7 +207,7 @@ def test_a_panel_draws_its_tile_with_each_colour_on_its_cell_both_ways_round():
     state = g.position(2, tiles=[(0, "bb", (-1, 0), (-2, 0))], racks=[["rg"], ["gg"]])
     view = g.view(state, 0)
     cands = [(1, "red", "green", (0, 0), (1, 0)), (2, "green", "red", (0, 0), (1, 0))]
-    image = rg.candidates(view, cands, lang="en")
+    image = rg.candidates(view, cands, words=words("genial", "en"))
     first, second = rg.candidate_panels(2)
     grid = rg.candidate_grid(view, (0, 0), (1, 0))  # the same pair: the same place in both panels
     assert pixel(image, on_board(first, grid, (0, 0))) == COLOURS["red"]
@@ -224,7 +226,8 @@ def test_a_page_of_candidates_says_their_cells_and_points():
     view = g.view(state, 0)
     a, b = (1, 0), (0, 0)  # given second cell first: the strip reads them as one reads the board
     with text_colours() as seen:
-        rg.candidates(view, [(4, "red", "green", a, b, [("red", 3), ("green", 1)])], lang="ru")
+        rg.candidates(view, [(4, "red", "green", a, b, [("red", 3), ("green", 1)])],
+                      words=words("genial", "ru"))
     texts = [text for text, _, _ in seen]
     labels = sorted((g.cell_label(a, view["radius"]), g.cell_label(b, view["radius"])),
                     key=lambda label: (label[0], int(label[1:])))
@@ -236,5 +239,5 @@ def test_pages_of_every_size_fit_and_none_still_draws():
     for n in range(0, 10):
         width, height = rg.candidates_size(n)
         assert max(width, height) <= 1280 and width / height < 20
-    image = rg.candidates(view, [], lang="ru")
+    image = rg.candidates(view, [], words=words("genial", "ru"))
     assert image.size == rg.candidates_size(0) and count(image, rg.BADGE) == 0

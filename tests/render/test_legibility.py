@@ -19,8 +19,10 @@ from engines import cones, genial as g, lucky as L, trio
 from engines.base import random_steps
 from render import chart as rch, common, cones as rc, genial as rg, lucky as rl, trio as rt
 from render.common import LEGIBLE_PX, PHONE_WIDTH, contrast, font_sizes, min_font, symbol_sizes, text_colours
+from tests.render.words import words
 
 NAMES = ["Катерина Великая", "Alexander the Great", "Борис", "kate 🎲🎲"]
+TRIO = words("trio", "ru")
 
 
 
@@ -33,17 +35,17 @@ def genial_mid():
 
 def lucky_case(players, steps, seven=False):
     state, events = random_steps(L, players, L.Options(seven_for_three=seven), 4, steps)
-    return lambda: rl.table(L.view(state), lang="ru", names=NAMES[:players], last=events)
+    return lambda: rl.table(L.view(state), words=words("lucky", "ru"), names=NAMES[:players], last=events)
 
 
 def cones_case(players, steps):
     state, _ = random_steps(cones, players, cones.Options(), 6, steps)
-    return lambda: rc.table(cones.view(state, None), lang="ru", names=NAMES[:players])
+    return lambda: rc.table(cones.view(state, None), words=words("cones", "ru"), names=NAMES[:players])
 
 
 def genial_table(players, steps, options=None):
     state, _ = random_steps(g, players, options or g.Options(), 7, steps)
-    return lambda: rg.table(g.view(state), lang="ru", names=NAMES[:players],
+    return lambda: rg.table(g.view(state), words=words("genial", "ru"), names=NAMES[:players],
                             highlight=[(0, 0), (1, 0)])
 
 
@@ -53,7 +55,7 @@ def genial_candidates(spread: bool):
     places = g.legal_placements(state, seat, tile)
     chosen = random.Random(1).sample(places, 9) if spread else places[:9]  # a page (genial_entry.PER_PAGE)
     cands = [(k + 1, colours[0], colours[1], a, b) for k, (a, b) in enumerate(chosen)]
-    return lambda: rg.candidates(g.view(state, seat), cands, lang="ru", names=NAMES)
+    return lambda: rg.candidates(g.view(state, seat), cands, words=words("genial", "ru"), names=NAMES)
 
 
 def genial_preview():
@@ -61,7 +63,7 @@ def genial_preview():
     a, b = g.legal_placements(state, seat, tile)[0]
     colours = [g.COLOURS[tile[0]], g.COLOURS[tile[1]]]
     return lambda: rg.preview(g.view(state, seat), colours, a, b, g.placement_score(state, seat, tile, a, b),
-                              lang="ru")
+                              words=words("genial", "ru"))
 
 
 def trio_case(players, turns):
@@ -80,7 +82,7 @@ def trio_placements():
             for t in state.hands[state.current]:
                 places = trio.legal_placements(state, state.current, t)
                 if len(places) >= 5 and len(state.board) > 6:
-                    return lambda: rt.placements(trio.view(state, None), t, places, lang="ru")
+                    return lambda: rt.placements(trio.view(state, None), t, places, words=words("trio", "ru"))
             state, _ = trio.apply(state, state.current, chooser.choice(trio.legal_actions(state, state.current)))
     raise AssertionError("no busy position")
 
@@ -109,7 +111,7 @@ CASES = {
     "cones table, 4 players": cones_case(4, 20),
     "cones table, the end": cones_case(4, 9999),
     "cones table, 3 players": cones_case(3, 10),
-    "cones goal": lambda: rc.goal("purple", lang="ru"),
+    "cones goal": lambda: rc.goal("purple", words=words("cones", "ru")),
     "genial table, 4 players late": genial_table(4, 60),
     "genial table, teams": genial_table(4, 20, g.Options(team=True)),
     "genial table, the end": genial_table(3, 9999),
@@ -120,10 +122,10 @@ CASES = {
     "genial preview": genial_preview(),
     "genial candidates, spread": genial_candidates(spread=True),
     "genial candidates, close together": genial_candidates(spread=False),
-    "trio table, 4 players late": lambda: rt.table(trio.view(trio_case(4, 16), None), lang="ru", names=NAMES),
-    "trio table, the end": lambda: rt.table(trio.view(trio_case(4, None), None), lang="ru", names=NAMES),
-    "trio table, the start": lambda: rt.table(trio.view(trio_case(3, 0), None), lang="ru", names=NAMES[:3]),
-    "trio hand of 7": lambda: rt.hand([0, 5, 9, 14, 20, 27, 33], lang="ru", playable=[1, 2]),
+    "trio table, 4 players late": lambda: rt.table(trio.view(trio_case(4, 16), None), words=TRIO, names=NAMES),
+    "trio table, the end": lambda: rt.table(trio.view(trio_case(4, None), None), words=TRIO, names=NAMES),
+    "trio table, the start": lambda: rt.table(trio.view(trio_case(3, 0), None), words=TRIO, names=NAMES[:3]),
+    "trio hand of 7": lambda: rt.hand([0, 5, 9, 14, 20, 27, 33], words=words("trio", "ru"), playable=[1, 2]),
     "trio placements": trio_placements(),
 }
 

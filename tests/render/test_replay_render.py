@@ -15,6 +15,7 @@ from render import replay
 from render import trio as trio_drawing
 from render.common import LEGIBLE_PX, PHONE_WIDTH, font_sizes
 from tests.engines.test_conformance import playout
+from tests.render.words import words
 
 NAMES = ["Anna", "Борис", "Clara", "Dan"]
 
@@ -40,9 +41,9 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 def test_a_frame_per_position_of_one_size_and_the_final_one_held():
     steps = steps_of("trio", 3, 0)  # trio's board grows: its tables differ in size
-    frames = [partial(trio_drawing.table, s.view, lang="en", names=NAMES[:3]) for s in steps]
+    frames = [partial(trio_drawing.table, s.view, words=words("trio", "en"), names=NAMES[:3]) for s in steps]
     assert len({f().size for f in frames[::5]}) > 1
-    data = replay.animation(frames, lang="en")
+    data = replay.animation(frames, words=words("replay", "en"))
     shown = gif_frames(data)
     assert len(shown) == len(steps)
     assert {im.size for im, _ in shown} == {shown[0][0].size} and shown[0][0].width == replay.WIDTH
@@ -54,8 +55,8 @@ def test_a_frame_per_position_of_one_size_and_the_final_one_held():
 
 def test_each_frame_is_the_table_of_its_public_view_and_the_last_reveals_the_goals():
     steps = steps_of("cones", 3, 1)
-    frames = [partial(cones_drawing.table, s.view, lang="en", names=NAMES[:3]) for s in steps]
-    shown = gif_frames(replay.animation(frames, lang="en"))
+    frames = [partial(cones_drawing.table, s.view, words=words("cones", "en"), names=NAMES[:3]) for s in steps]
+    shown = gif_frames(replay.animation(frames, words=words("replay", "en")))
     band = replay.band_height(replay.WIDTH)
     for i in (0, len(steps) // 2, len(steps) - 2, len(steps) - 1):
         table = replay._scaled(frames[i](), replay.WIDTH)
@@ -69,16 +70,16 @@ def test_each_frame_is_the_table_of_its_public_view_and_the_last_reveals_the_goa
 def test_the_band_is_legible_on_a_phone_and_says_where_the_game_is():
     for lang in ("en", "ru"):
         with font_sizes() as sizes:
-            replay._band(replay.WIDTH, 3, 10, lang)
+            replay._band(replay.WIDTH, 3, 10, words("replay", lang))
         assert min(sizes) * PHONE_WIDTH / replay.WIDTH >= LEGIBLE_PX
     # «Шаг», not «Ход»: the table below says «Ход: Аня» (whose turn), another meaning of «ход»
-    assert replay.WORDS["ru"]["move"].format(n=3, total=10) == "Шаг 3 из 10"
+    assert words("replay", "ru")["move"].format(n=3, total=10) == "Шаг 3 из 10"
 
 
 def test_too_big_a_gif_is_made_narrower_and_the_job_pickles():
     steps = steps_of("cones", 2, 0)[:6]
-    frames = [partial(cones_drawing.table, s.view, lang="ru", names=NAMES[:2]) for s in steps]
-    job = pickle.loads(pickle.dumps(partial(replay.animation, frames, lang="ru", max_bytes=1)))
+    frames = [partial(cones_drawing.table, s.view, words=words("cones", "ru"), names=NAMES[:2]) for s in steps]
+    job = pickle.loads(pickle.dumps(partial(replay.animation, frames, words=words("replay", "ru"), max_bytes=1)))
     shown = gif_frames(job())
     assert len(shown) == 6 and shown[0][0].width == replay.NARROW
 
@@ -112,7 +113,7 @@ def test_a_long_game_draws_only_the_positions_it_shows():
         return Image.new("RGB", (1080, 60), (i % 256, 100, 200))
 
     count = 600
-    data = replay.animation([partial(frame, i) for i in range(count)], lang="ru")
+    data = replay.animation([partial(frame, i) for i in range(count)], words=words("replay", "ru"))
     shown = gif_frames(data)
     plan = replay.schedule(count)
     assert drawn == [i for i, _ in plan] and len(shown) == len(plan) < count

@@ -12,7 +12,7 @@ from engines.base import SERIES, GameInfo, GameOver, InvalidAction, NotYourTurn,
 STICKS = 13
 MOST = 3
 
-INFO = GameInfo(id="sticks", name_en="Sticks", name_ru="Sticks", min_players=2, max_players=2, hidden_info=False,
+INFO = GameInfo(id="sticks", name_en="Sticks", min_players=2, max_players=2, hidden_info=False,
                 aliases=("nim",), options=(SERIES,))
 
 

@@ -17,7 +17,7 @@ Goals appear nowhere else until the end.
 from __future__ import annotations
 
 import re
-from functools import partial
+from functools import lru_cache, partial
 
 from engines import cones as engine
 from render import cones as drawing
@@ -25,8 +25,8 @@ from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Nav, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import medal
-from bot.games.colours import colour
-from bot.words.i18n import nt, t
+from bot.games.colours import colour, colour_name
+from bot.words.i18n import labels, nt, t
 from bot.outgoing.keyboard import Button
 from bot.words.refusals import Refused
 from bot.words.texts import option_label
@@ -34,6 +34,13 @@ from bot.words.texts import option_label
 _PATH = re.compile(r"c\.([a-z])(?:\.(\d{1,2}))?")
 _REFUSED = re.compile(r"x\.([a-z])\.(\d{1,2})")  # a 🚫 pile: the press only explains
 GOAL = "?goal"  # 🔒 My goal: the presser's own goal as a pop-up
+
+
+@lru_cache(maxsize=None)
+def picture_words(lang: str) -> dict[str, str]:
+    """The pictures' labels and the colours' names in ``lang`` (one dict per language: the
+    replay's frames share it)."""
+    return labels(lang, "picture:cones", drawing.LABELS) | {c: colour_name(c, lang) for c in engine.ALL_COLOURS}
 
 
 def piles_text(lang: str, n: int) -> str:
@@ -92,7 +99,7 @@ class UI(GameUI):
                     image_key=image_key("cones", view, names, lang))
 
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
-        return partial(drawing.table, view, lang=lang, names=names)  # the view marks the last pile
+        return partial(drawing.table, view, words=picture_words(lang), names=names)  # the view marks the last pile
 
     @staticmethod
     def _choice(ctx: Ctx, view: dict, path: str) -> tuple[str | None, int | None]:
@@ -184,7 +191,7 @@ class UI(GameUI):
             text += "\n" + cancelled_line(lang)
         elif (mine := self.private_result(ctx, seat)) is not None:
             text += "\n\n" + mine
-        return View(text, [], image=partial(picture_of, drawing.goal, goal, lang=lang),
+        return View(text, [], image=partial(picture_of, drawing.goal, goal, words=picture_words(lang)),
                     image_key=image_key("cones-goal", goal, lang))
 
     def start_notice(self, ctx: Ctx) -> str:

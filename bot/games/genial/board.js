@@ -1,4 +1,4 @@
-// «Гениально» on the page: the hex board (SVG, pinch and drag), every player's six tracks (the
+// Ingenious on the page: the hex board (SVG, pinch and drag), every player's six tracks (the
 // lowest colour underlined, and a line that says why), whose turn, the last placement rimmed as
 // on the table picture, and for a seated player their rack: tap a tile → the cells where it may
 // go light up, each with what it would earn (the more, the deeper its shade; the best

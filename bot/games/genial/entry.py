@@ -1,4 +1,4 @@
-"""Composing a «Гениально» move with buttons: tile → numbered placement → preview → confirm.
+"""Composing an Ingenious move with buttons: tile → numbered placement → preview → confirm.
 
 1. The tile: rack tiles as buttons under the rack picture (skipped when the tile to place was
    drawn from the bag, or when the rack holds one kind of tile only).
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 
 from engines import genial as engine
 from render import genial as drawing
@@ -38,7 +38,7 @@ from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games.base import Ctx, image_key
 from bot.games.colours import EMOJI, colour
-from bot.words.i18n import nt, t
+from bot.words.i18n import labels, nt, t
 from bot.outgoing.keyboard import Button
 
 PER_PAGE = 9  # three rows of three panels (render.genial.CAND_COLS)
@@ -147,9 +147,15 @@ def ranked(ctx: Ctx, seat: int, view: dict, tile) -> list[Candidate]:
     return [c for _, c in keyed]
 
 
+@lru_cache(maxsize=None)
+def picture_words(lang: str) -> dict[str, str]:
+    """The pictures' labels in ``lang`` (one dict per language: the replay's frames share it)."""
+    return labels(lang, "picture:genial", drawing.LABELS)
+
+
 def rack_image(view: dict, lang: str) -> tuple[object, str]:
     rack = view.get("rack") or []
-    return partial(picture_of, drawing.rack, rack, lang=lang), image_key("genial-rack", rack, lang)
+    return partial(picture_of, drawing.rack, rack), image_key("genial-rack", rack, lang)
 
 
 def _typing_hint(view: dict, lang: str) -> str:
@@ -202,7 +208,7 @@ def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidat
     back = [Button(t(lang, "◀️ Back"), "~")] if len(placeable(view)) > 1 else []
     if not cands:
         lines.append(t(lang, "This tile fits nowhere now."))
-        image = partial(picture_of, drawing.candidates, view, [], lang=lang)
+        image = partial(picture_of, drawing.candidates, view, [], words=picture_words(lang))
         return Step(lines, [back], image, image_key("genial-cands", view, [], lang))
     if len(cands) > PER_PAGE:
         lines.append(t(lang, "Choose a placement by its number: the best for your lowest colour come first "
@@ -220,7 +226,7 @@ def _candidates_step(view: dict, lang: str, choice: Choice, cands: list[Candidat
     if first + PER_PAGE < len(cands):
         paging.append(Button(t(lang, "▶ more"), f"~{code}{choice.page + 1}"))
     drawn = drawn_page(page, first)
-    image = partial(picture_of, drawing.candidates, view, drawn, lang=lang)
+    image = partial(picture_of, drawing.candidates, view, drawn, words=picture_words(lang))
     return Step(lines, keyboard.chunk(numbers, drawing.CAND_COLS) + [back + paging], image,
                 image_key("genial-cands", view, drawn, lang))
 
@@ -242,7 +248,7 @@ def _preview_step(view: dict, lang: str, choice: Choice, cand: Candidate) -> Ste
     rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(action)),
              Button(t(lang, "◀️ Back"), f"~{tile_code(choice.tile)}{choice.page}")]]
     pv = partial(picture_of, drawing.preview, view, [action.a, action.b], list(action.cell_a),
-                 list(action.cell_b), cand.points, lang=lang)
+                 list(action.cell_b), cand.points, words=picture_words(lang))
     return Step(lines, rows, pv, image_key("genial-preview", view, action, lang))
 
 

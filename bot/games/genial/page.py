@@ -1,4 +1,4 @@
-"""«Гениально» on the page: where a tile of the seat's rack (or the tile drawn from the bag) may
+"""Ingenious on the page: where a tile of the seat's rack (or the tile drawn from the bag) may
 go now, and what each placement would earn (``engines.genial.scored_placements``), with the
 cells whose lines score (``scoring_cells``: the preview draws them) and the cells' labels as the
 table picture and typed moves name them. Asked per tile (``GET …/ask/placements?tile=k``): a

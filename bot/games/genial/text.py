@@ -1,4 +1,4 @@
-"""Words of «Гениально» in the chat: event narration, refusals of typed moves, results."""
+"""Words of Ingenious in the chat: event narration, refusals of typed moves, results."""
 from __future__ import annotations
 
 import html

@@ -1,4 +1,4 @@
-"""«Гениально» (Ingenious) in the chat: the board on the group table, racks by private message.
+"""Ingenious (genial) in the chat: the board on the group table, racks by private message.
 
 The group sees the table (render.genial.table of the public view, the latest placement rimmed)
 with a caption narrating placements and their points per colour, «Ingenious!» bonuses, swaps
@@ -21,7 +21,7 @@ from render.common import picture_of
 from bot.games.base import Act, Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import fit_caption
 from bot.games.colours import EMOJI, colour
-from bot.games.genial.entry import compose, rack_image, tile_emoji, tile_words
+from bot.games.genial.entry import compose, picture_words, rack_image, tile_emoji, tile_words
 from bot.games.genial.text import move_error, narrate_events, private_detail, results_text
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
@@ -29,7 +29,8 @@ from bot.words.numbers import has_foreign_digits
 from bot.words.refusals import Refused
 from bot.words.texts import game_name, option_label
 
-MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-zА-Яа-яЁё]\s*\d{1,2}\b")
+# (a row letter may be Latin or Cyrillic: U+0401, U+0410-U+044F, U+0451)
+MOVE_RE = re.compile(r"^\s*(\d+\s*[,;.\-–—/]?\s*)?[A-Za-z\u0401\u0410-\u044f\u0451]\s*\d{1,2}\b")
 
 
 class UI(GameUI):
@@ -99,7 +100,7 @@ class UI(GameUI):
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
         """The latest placement rimmed."""
         highlight = [list(c) for c in view["last"]["cells"]] if view["last"] else []
-        return partial(drawing.table, view, lang=lang, names=names, highlight=highlight)
+        return partial(drawing.table, view, words=picture_words(lang), names=names, highlight=highlight)
 
     @staticmethod
     def _tracks_line(view: dict, holder: int, lang: str) -> str:

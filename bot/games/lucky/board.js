@@ -1,4 +1,4 @@
-// «Совершенно гениально» (lucky) on the page: the centre, the tokens drawn this turn, the reserve
+// Totally Genial (lucky) on the page: the centre, the tokens drawn this turn, the reserve
 // and the goal as on the table picture; every player's collection against the goal, the weakest
 // colour underlined (and said what it means); on the player's turn three big controls, each one
 // tap: Draw (with the chance that the token matches), Bank (with what it brings) and Take (the

@@ -1,26 +1,32 @@
-"""«Совершенно гениально» in the chat: everything is public, so the whole game runs on the table.
+"""Totally Genial (lucky) in the chat: everything is public, so the whole game runs on the table.
 
 Buttons Draw / Bank / Take <colour> are pressed by the player whose turn it is; the caption
 narrates the last events in the group's language.
 """
 from __future__ import annotations
 
+from functools import lru_cache, partial
+
 from engines import lucky as engine
 from render import lucky as drawing
-from functools import partial
-
 from render.common import picture_of
 from bot.games.base import Ctx, GameUI, View, cancelled, cancelled_line, image_key
 from bot.words.format import medal
 from bot.games.colours import EMOJI, colour
-from bot.words.i18n import nt, t
+from bot.words.i18n import labels, nt, t
 from bot.outgoing.keyboard import Button
 from bot.words.texts import option_label
 
 QUIET = {"CentreRefilled", "TurnPassed"}
 
-# "2 blue" with the noun agreeing (Russian: 1 синий, 2 синих, 5 синих): literal calls, so that
-# the catalogue extraction sees every pair.
+
+@lru_cache(maxsize=None)
+def picture_words(lang: str) -> dict[str, str]:
+    """The table's labels in ``lang`` (one dict per language: the replay's frames share it)."""
+    return labels(lang, "picture:lucky", drawing.LABELS)
+
+# "2 blue" with the noun agreeing (a Russian colour word takes three forms after 1, 2 and 5):
+# literal calls, so that the catalogue extraction sees every pair.
 _COUNTED = {
     "red": lambda lang, n: nt(lang, "{n} red", "{n} red", n),
     "orange": lambda lang, n: nt(lang, "{n} orange", "{n} orange", n),
@@ -87,7 +93,7 @@ class UI(GameUI):
                     image_key=key)
 
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
-        return partial(drawing.table, view, lang=lang, names=names, last=events)  # a bust among them shows
+        return partial(drawing.table, view, words=picture_words(lang), names=names, last=events)  # a bust among them shows
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         out = []

@@ -38,7 +38,7 @@ export function mount(root, page) {
 
   resetButton.addEventListener("click", () => zoom && zoom.reset());
 
-  const symbolWord = (name) => t(name);
+  const symbolWord = (name) => t(name.replace("-", " ")); // "red-star": the msgid "red star"
   const tileWord = (symbols) => symbols.map(symbolWord).join(" + ");
   const at = ([x, y]) => [(x - bounds[0] + MARGIN) * CELL, (y - bounds[1] + MARGIN) * CELL];
 

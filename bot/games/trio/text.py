@@ -1,16 +1,20 @@
 """Trio symbols, tiles and events as caption text, in the reader's language.
 
-A symbol is its colour and shape in words ("red star", «красная звезда»): one thing to read,
-colour-blind safe, where an emoji pair such as "🔴●" read as two circles. A tile is its two
+A symbol is its colour and shape in words ("red star"; in Russian the colour agrees with the
+shape): one thing to read, colour-blind safe, where an emoji pair such as "🔴●" read as two
+circles. A tile is its two
 symbols in the engine's (lo, hi) order joined by "+" ("red hexagon + blue star"), so a tile is
 always written the same way wherever it appears.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines import trio as engine
+from render import trio as drawing
 from bot.games.base import Ctx
 from bot.games.colours import colour
-from bot.words.i18n import nt, t
+from bot.words.i18n import labels, nt, t
 
 GLYPH = {"hexagon": "⬢", "circle": "●", "star": "★"}
 
@@ -26,6 +30,13 @@ _SYMBOLS = {
     "yellow-circle": lambda lang: t(lang, "yellow circle"),
     "yellow-star": lambda lang: t(lang, "yellow star"),
 }
+
+
+@lru_cache(maxsize=None)
+def picture_words(lang: str) -> dict[str, str]:
+    """The pictures' labels and the die's faces in ``lang`` (one dict per language: the
+    replay's frames share it)."""
+    return labels(lang, "picture:trio", drawing.LABELS) | {face: t(lang, face) for face in engine.DIE_FACES}
 
 
 def sym_text(name: str, lang: str) -> str:

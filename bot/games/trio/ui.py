@@ -22,7 +22,7 @@ from bot.outgoing import keyboard
 from bot.games.base import Alert, Ctx, GameUI, Reply, View, cancelled, cancelled_line, image_key, points_by_place, series_rule
 from bot.words.format import fit_caption, medal
 from bot.games.trio.text import (
-    face_text, hand_text, narrate, sets_at, sets_text, stalemate_line, tile_text,
+    face_text, hand_text, narrate, picture_words, sets_at, sets_text, stalemate_line, tile_text,
 )
 from bot.words.i18n import nt, t
 from bot.outgoing.keyboard import Button
@@ -74,7 +74,7 @@ class UI(GameUI):
                     image_key=image_key("trio", view, names, lang))
 
     def table_picture(self, view: dict, names: list[str], lang: str, events: list[dict]):
-        return partial(drawing.table, view, lang=lang, names=names)  # the view rings the last tile
+        return partial(drawing.table, view, words=picture_words(lang), names=names)  # the view rings the last tile
 
     def narrate(self, ctx: Ctx, events: list[dict]) -> list[str]:
         return narrate(ctx, events)
@@ -132,7 +132,7 @@ class UI(GameUI):
         lang = ctx.lang
         marks = None if playable is None else [i for i, x in enumerate(tiles) if x in playable]
         return View(text, rows or [],
-                    image=partial(picture_of, drawing.hand, tiles, lang=lang, playable=marks),
+                    image=partial(picture_of, drawing.hand, tiles, words=picture_words(lang), playable=marks),
                     image_key=image_key("trio-hand", tiles, marks, lang))
 
     def _choose_tile_view(self, ctx: Ctx, view: dict) -> View:
@@ -170,8 +170,8 @@ class UI(GameUI):
         rows.append([Button(t(lang, "◀️ Back"), "~")])
         public = ctx.public_view()
         return View(text, rows,
-                    image=partial(picture_of, drawing.placements, public, tile, places, lang=lang, page=page,
-                                  per_page=PER_PAGE),
+                    image=partial(picture_of, drawing.placements, public, tile, places, words=picture_words(lang),
+                                  page=page, per_page=PER_PAGE),
                     image_key=image_key("trio-places", public["tiles"], public["die"], tile, page, lang))
 
     def _confirm_view(self, ctx: Ctx, view: dict, tile: int, places: list, k: int) -> View:
@@ -185,7 +185,7 @@ class UI(GameUI):
                  Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}" if len(places) > 1 else "~")]]
         public = ctx.public_view()
         return View(text, rows,
-                    image=partial(picture_of, drawing.confirm, public, tile, a, b, lang=lang),
+                    image=partial(picture_of, drawing.confirm, public, tile, a, b),
                     image_key=image_key("trio-confirm", public["tiles"], public["die"], tile, a, b, lang))
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:

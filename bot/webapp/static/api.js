@@ -5,6 +5,17 @@ function asking(step) {
   body.dataset.asking = String(Number(body.dataset.asking || 0) + step);
 }
 
+// The page's words in a language (the same for everyone, so no signature and not the API): what
+// the page says before it knows whose it is, when /me cannot answer. {lang, words}, or null.
+export async function wordsIn(lang) {
+  try {
+    const response = await fetch(`words/${encodeURIComponent(lang)}`);
+    return response.ok ? await response.json() : null;
+  } catch (_) {
+    return null;
+  }
+}
+
 export class Api {
   constructor(initData) {
     this.initData = initData;

@@ -3,9 +3,9 @@
 // board is a module of its own, boards/<game>.js (mount(root, page) → update). A game still in
 // its lobby shows who sits there and a Join button where the person may join.
 
-import { Api } from "./api.js";
+import { Api, wordsIn } from "./api.js";
 import { html } from "./svg.js";
-import { setLang, t, wordsOf } from "./i18n.js";
+import { setWords, t, wordsOf } from "./i18n.js";
 
 const tg = window.Telegram ? window.Telegram.WebApp : null;
 
@@ -99,6 +99,7 @@ function wantedGame() {
 }
 
 let kinds = new Map(); // the games there are, by id (the server's list)
+let telegramLang = "en"; // the language Telegram says the person uses, until /me says which the bot uses
 
 async function showList(api, games) {
   root.replaceChildren();
@@ -203,10 +204,12 @@ async function start(api) {
   const asked = wanted ? api.game(wanted) : null; // asked for beside /me: the board comes sooner
   const me = await api.me();
   if (me.status !== 200) {
+    const words = await wordsIn(telegramLang);
+    if (words) setWords(words.lang, words.words);
     say(t(me.status === 401 ? "This page has expired: open it again from the chat." : "No connection, trying again…"));
     return;
   }
-  setLang(me.data.user.lang);
+  setWords(me.data.user.lang, me.data.words);
   kinds = new Map(me.data.kinds.map((kind) => [kind.id, kind]));
   if (wanted) return openGame(api, wanted, false, asked);
   if (me.data.games.length === 1) return openGame(api, me.data.games[0].id, false);
@@ -218,7 +221,7 @@ function main() {
   if (tg) {
     if (offers(tg, "ready")) tg.ready();
     if (offers(tg, "expand")) tg.expand();
-    setLang((tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) || "en");
+    telegramLang = (tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) || "en";
   }
   const initData = tg ? tg.initData : "";
   if (!initData) { say(t("Open this page from Telegram.")); return; }

@@ -1,4 +1,4 @@
-"""Computer players for «Гениально» (engines/genial), under the contract of engines/ai.
+"""Computer players for Ingenious (engines/genial), under the contract of engines/ai.
 
 A seat sees the board, every score track, the bag's size, the other racks' sizes and its own
 rack: :mod:`sight` reads that from the seat's view and deals the unseen tiles at random when a

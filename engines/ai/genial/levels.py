@@ -1,4 +1,4 @@
-"""The three computer levels of «Гениально»: one evaluation, three depths.
+"""The three computer levels of Ingenious: one evaluation, three depths.
 
 Every level looks at every legal placement of every tile it may place, scoring it with the
 table of raw points per cell (gains.py) and a weakest-colour utility (values.py):
@@ -6,7 +6,7 @@ table of raw points per cell (gains.py) and a weakest-colour utility (values.py)
 - easy: a mildly concave utility (it prefers low colours, a little), no thought for bonuses
   beyond their points, for the tiles it keeps or for the swap; always swaps when offered; a
   noisy pick among the good moves. Sensible, beatable.
-- normal: a strongly concave utility; a «Гениально!» is worth a bonus placement (the mean best
+- normal: a strongly concave utility; an «Ingenious!» is worth a bonus placement (the mean best
   placement of an unseen tile, or of a rack tile with ``bonus_from_rack``); playing a rack tile
   costs part of what that tile could score later (rack management), and a placement that leaves
   a rack without the lowest colour is credited with the swap it opens; swaps when the expected

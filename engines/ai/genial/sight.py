@@ -1,4 +1,4 @@
-"""What one seat knows of a «Гениально» game, read from its view, and states sampled from it.
+"""What one seat knows of an Ingenious game, read from its view, and states sampled from it.
 
 A computer player never holds the engine state: it reads ``engines.genial.view(state, seat)``.
 :class:`Sight` turns that JSON into flat lists (occupancy by cell index, score tracks, the rack

@@ -8,7 +8,7 @@ utility of a track value s is concave,
 
 worth about one per point at 0 and falling to nothing at the end of the track; p sets how much
 the player cares for balance (p = 1 would be raw points). A placement is worth the change of
-u on each colour it touches plus, for each «Гениально!» it earns, the value of the bonus
+u on each colour it touches plus, for each «Ingenious!» it earns, the value of the bonus
 placement it brings.
 
 A tile kind is worth its best placement on the present board (``kind_values``): that prices a
