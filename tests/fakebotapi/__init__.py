@@ -4,7 +4,8 @@
     bot = telegram.Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url)
 
 See server.py for the interface (world setup, acting as users, observing, failure injection),
-faults.py for fault mode and oddities.py for raw and odd updates.
+faults.py for fault mode, oddities.py for raw and odd updates and inline.py for inline mode
+(chats the bot is not in, inline queries, chosen results, inline messages and their edits).
 """
 
 from .oddities import (CHANNEL_BOT, GROUP_ANONYMOUS_BOT, ODD_CALLBACK_DATA, command_entities,

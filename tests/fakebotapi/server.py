@@ -37,6 +37,31 @@ A hostile and unlucky world (see faults.py and oddities.py):
   (two bot instances polling at once). Like Telegram, the newer poll ends the older one with
   409 "Conflict: terminated by other getUpdates request". A poll whose client hung up (a bot
   killed mid-poll) ends when the fake notices (within 0.1 s) and overlaps nothing.
+
+Inline mode (see inline.py for Telegram's refusals and where their words come from):
+- ``set_inline_mode(True, feedback=True)``: BotFather's /setinline (getMe's
+  supports_inline_queries; off: no inline query reaches the bot) and /setinlinefeedback
+  (chosen_inline_result updates).
+- ``add_private_pair(a, b)`` -> key: two people's own chat; ``add_chat_without_bot(chat_id,
+  title, type=, is_forum=)``: a group, forum or channel the bot is not in. The bot cannot send
+  there ("chat not found", a violation) but edits its inline messages there;
+  ``chat_instance(chat)`` is the same for everyone in a chat.
+- ``user_queries_inline(user_id, chat, query, offset=, message_thread_id=)`` -> query id: an
+  inline_query update with chat_type "sender" (chat = the user's own id), "private" (another
+  person's id or a pair's key), "group", "supergroup" or "channel".
+  ``user_scrolls_results(query_id)``: the same query with the answer's next_offset.
+- ``inline_results(query_id)`` / ``inline_answer(query_id)``: the accepted answerInlineQuery;
+  ``unanswered_inline_queries()``; answers later than ``inline_answer_timeout`` (10 s) are
+  refused as "query is too old".
+- ``user_chooses_result(user_id, query_id, result_id)`` -> Message: posted "via" the bot in the
+  query's chat (``inline_message_id`` only with an inline keyboard).
+  ``inline_message(inline_message_id)`` and ``inline_messages(chat)`` read them (``edits``
+  counts the bot's edits); ``user_presses_inline(user_id, inline_message_id, data)`` presses
+  one (``user_presses`` on an inline message does the same).
+- Edits by inline_message_id answer ``true``; one that uploads a file is refused with
+  "invalid message content specified"; a media URL is fetched (loopback hosts only). Each such
+  request's ``chat_id`` (``Request.inline_chat``) is the chat the message lives in, so
+  ``calls(chat_id=...)`` and ``writes_per_minute`` count inline edits where Telegram does.
 """
 
 from __future__ import annotations
@@ -63,6 +88,7 @@ import urllib.request
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .faults import DEFAULT_KINDS, FaultPlan, draw_fault
+from .inline import InlineMode
 from .latency import Latency
 from .methods import (
     _COMMAND_RE,
@@ -120,7 +146,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class FakeBotAPI(OddUpdates, TelegramMethods):
+class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
     """A strict, in-process Telegram Bot API server (see the module docstring)."""
 
     def __init__(self, *, token: str = "123456:TEST-token", bot_id: int = 123456,
@@ -154,6 +180,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
         self._updates: list[dict] = []
         self._next_update_id = 500_000_001
         self._queries: dict[str, QueryRec] = {}
+        self._init_inline()  # inline mode's world (inline.py)
         self._files: dict[str, FileRec] = {}
         self._file_paths: dict[str, FileRec] = {}
         self._commands: dict[tuple[str, str], list[dict]] = {}
@@ -432,8 +459,10 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
 
     def _bot_sees(self, chat: ChatRec, m: Message) -> bool:
         """Whether a user's message reaches a bot in privacy mode (Telegram's bots FAQ)."""
-        if chat.bot_kicked:
+        if chat.bot_kicked or not chat.bot_member:
             return False
+        if m.via_bot is not None and m.via_bot.get("id") == self.bot_id:
+            return True  # the FAQ's "messages sent via this bot" (inline mode, inline.py)
         if not self.privacy_mode or chat.type == "private" or self._bot_is_admin(chat):
             return True
         text = m.text or ""
@@ -455,6 +484,8 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             m = chat.messages.get(message_id)
             if m is None or m.deleted:
                 raise ValueError(f"no message {message_id} in chat {chat_id} to press on")
+            if m.inline_message_id is not None:  # Telegram's press names it by that id
+                return self.user_presses_inline(user_id, m.inline_message_id, data)
             if chat.type == "private" and chat.id != user_id:
                 raise ValueError("a user can only press buttons in their own private chat")
             qid = self._new_query(user_id, chat_id, message_id, data)
@@ -976,6 +1007,7 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
                 raise ApiError(400, f"Bad Request: {errors[0]}",
                                violation=f"{canonical}: " + "; ".join(errors))
             req.params = params
+            req.inline_chat = self._inline_chat_of(params)  # where an inline edit counts
             handler = getattr(self, "_m_" + canonical, None)
             with self._lock:
                 self._take_injection(canonical, params)

@@ -258,10 +258,15 @@ class Spec:
             expanded.extend(subtypes if subtypes else [t])
         if len(expanded) == 1:
             return expanded[0]
-        for t in expanded:  # a documented discriminator that matches
-            const = self._const.get(t)
-            if const and obj.get(const[0]) == const[1]:
-                return t
+        # a documented discriminator that matches; several types may share one (an inline
+        # result of type "photo" is InlineQueryResultCachedPhoto with photo_file_id or
+        # InlineQueryResultPhoto with photo_url), and then the fields tell them apart
+        matching = [t for t in expanded
+                    if self._const.get(t) and obj.get(self._const[t][0]) == self._const[t][1]]
+        if len(matching) > 1:
+            return self._best_fit(obj, matching)
+        if matching:
+            return matching[0]
         consts = [self._const.get(t) for t in expanded]
         if all(consts) and len({c[0] for c in consts}) == 1:
             key = consts[0][0]
@@ -271,8 +276,13 @@ class Spec:
                 f"{key} {obj.get(key)!r} is not one of {allowed} ({' or '.join(candidates)})",
             )
             return None
-        with_fields = [t for t in expanded if t in self._fields]
-        for t in with_fields:  # all required fields present, no unknown fields
+        return self._best_fit(obj, expanded)
+
+    def _best_fit(self, obj: dict, candidates: list[str]) -> str:
+        """The first candidate whose fields fit the dict: all required fields present and none
+        unknown, else all required present, else the first."""
+        with_fields = [t for t in candidates if t in self._fields]
+        for t in with_fields:
             fields = self._fields[t]
             req = {n for n, f in fields.items() if f["required"]}
             if req <= obj.keys() and obj.keys() <= fields.keys():
@@ -281,7 +291,7 @@ class Spec:
             req = {n for n, f in self._fields[t].items() if f["required"]}
             if req <= obj.keys():
                 return t
-        return expanded[0]
+        return candidates[0]
 
     def _check_object(self, obj: dict, type_name: str, path: str, ctx: _Ctx):
         fields = self._fields.get(type_name)

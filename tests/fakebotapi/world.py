@@ -36,10 +36,16 @@ class Request:
     held_for: float = 0.0  # seconds a "slow" fault held the answer back
     violation: str | None = None  # the strictness violation this request committed
     ignored: list[str] = field(default_factory=list)  # PTB Defaults params the method lacks
+    # The chat an edit by inline_message_id lands in (inline.py): Telegram counts such an edit
+    # against that chat, so per-chat counts (chat_id below) attribute it there.
+    inline_chat: int | str | None = None
 
     @property
     def chat_id(self) -> int | str | None:
-        return self.params.get("chat_id")
+        """The chat the request writes to: its chat_id, or the chat of the inline message it
+        edits (a group's id, a user's id for their own chat with the bot, or a private pair's
+        key: see inline.py)."""
+        return self.params.get("chat_id", self.inline_chat)
 
     def __repr__(self) -> str:
         status = "ok" if self.ok else f"{self.error_code} {self.description!r}"
@@ -89,6 +95,8 @@ class Message:
     deleted: bool = False
     pinned: bool = False
     service: dict | None = None  # e.g. {"migrate_to_chat_id": ...}
+    via_bot: dict | None = None  # the bot's User dict when a person sent it via inline mode
+    inline_message_id: str | None = None  # only for an inline message with an inline keyboard
 
     @property
     def keyboard(self) -> list[list[dict]]:
@@ -157,6 +165,8 @@ class ChatRec:
     messages: dict[int, Message] = field(default_factory=dict)
     next_message_id: int = 1
     pinned: list[int] = field(default_factory=list)
+    bot_member: bool = True  # False: a chat the bot is not in (it only sees inline messages there)
+    pair: tuple[int, int] | None = None  # a private chat between these two people (inline.py)
 
 
 @dataclass
