@@ -33,12 +33,12 @@ A hostile and unlucky world (see faults.py and oddities.py):
   answers later than ``callback_answer_timeout`` (15 s) are refused like Telegram does.
 - ``set_latency(0.3, under_load=0.004)``: a slow Telegram, slower still the more requests it
   serves at once (see latency.py).
-- ``FakeBotAPI(flood_limit=20)``: a group's writes, edits included, at most 20 in any minute
-  (``flood_window``); ``bot_limit=60`` / ``set_bot_limit(60)``: at most 60 writes a second for
-  the whole bot, a limit the bot is not told (paid broadcasts aside). Beyond either, 429 with
-  retry_after, and the chat is held until then (limits.py). ``floods_by_kind()``: the 429s
-  given, by kind (``group``, ``bot``, ``held``: a write before its chat's retry_after passed,
-  ``fault``, ``injected``).
+- ``FakeBotAPI(flood_limit=20)`` / ``set_group_limit(20)``: a group's writes, edits included,
+  at most 20 in any minute (``flood_window``); ``bot_limit=60`` / ``set_bot_limit(60)``: at
+  most 60 writes a second for the whole bot, a limit the bot is not told (paid broadcasts
+  aside). Beyond either, 429 with retry_after, and the chat is held until then (limits.py).
+  ``floods_by_kind()``: the 429s given, by kind (``group``, ``bot``, ``held``: a write before
+  its chat's retry_after passed, ``fault``, ``injected``).
 - ``poll_overlaps``: every getUpdates that came while another connection's was still waiting
   (two bot instances polling at once). Like Telegram, the newer poll ends the older one with
   409 "Conflict: terminated by other getUpdates request". A poll whose client hung up (a bot
@@ -649,7 +649,14 @@ class FakeBotAPI(OddUpdates, TelegramMethods):
             )
         return most_within(times, window)
 
+    def set_group_limit(self, writes: int | None, *, window: float = 60.0) -> None:
+        """From now on at most ``writes`` writes (edits included) into one group in any ``window``
+        seconds (None: no limit); beyond it, 429 with retry_after (kind ``group``)."""
+        with self._lock:
+            self._limits.group, self._limits.group_window = writes, window
+
     def set_bot_limit(self, per_second: int | None) -> None:
+
         """From now on at most ``per_second`` writes a second for the whole bot (None: no limit),
         a limit the bot is not told: beyond it, 429 with retry_after (kind ``bot``). Writes sent
         with allow_paid_broadcast are outside it (at most 1,000 a second of those)."""
