@@ -98,7 +98,9 @@ class Tablebot:
         # The whole bot's writes a second: learnt, or the operator's figure (start and cap).
         pace = BotPace() if config.bot_writes_per_second is None else BotPace(
             start=config.bot_writes_per_second, most=config.bot_writes_per_second)
-        self.metrics = Metrics(pace)
+        pacer = Pacer(config.group_writes_per_minute, config.group_fast_spacing, config.group_window_seconds,
+                      pace=pace, in_flight=InFlightLimit(most=WRITES_IN_FLIGHT), paid_broadcasts=config.paid_broadcast)
+        self.metrics = Metrics(pacer)
         self.standby = standby  # PostgreSQL: the lock that makes this process the active one
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
                    .base_file_url(config.file_url).request(_bot_api_request(self.metrics))
@@ -110,9 +112,6 @@ class Tablebot:
         self.application = builder.build()
         # The database TABLEBOT_DB names (an SQLite file or a PostgreSQL URL: bot/storage/choose.py).
         self.store: GameStore = make_store(config.db_path)
-        pacer = Pacer(config.group_writes_per_minute, config.group_fast_spacing, config.group_window_seconds,
-                      pace=pace, in_flight=InFlightLimit(most=WRITES_IN_FLIGHT), paid_broadcasts=config.paid_broadcast)
-
         self.messenger = Messenger(self.application.bot, pacer,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)

@@ -11,10 +11,10 @@ several bots in one process). Where the figures come from, so that no game code 
 - drawing time is measured around the drawing jobs (``timed_drawing`` wraps the ``render``
   the core is built with);
 - games by status are read from the store when scraped (one grouped count on an index);
-- the whole bot's pace of writes and its 429s by kind are read from the pace when scraped
-  (bot/outgoing/pace.py: what it has learnt, and whether each 429 was one chat's or many
-  chats' at once); the broadcasts Telegram took with ``allow_paid_broadcast`` are counted
-  where the requests are made;
+- the whole bot's pace of writes and its 429s by kind, and the writes waiting and in flight,
+  are read from the pacer when scraped (bot/outgoing/pace.py: what it has learnt, and whether
+  each 429 was one chat's or many chats' at once); the broadcasts Telegram took with
+  ``allow_paid_broadcast`` are counted where the requests are made;
 - ``set_active`` says whether this process serves (1) or waits as a standby (0).
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from telegram import Update
 
 from bot.outgoing.http import AiohttpRequest
-from bot.outgoing.pace import BotPace
+from bot.outgoing.pacing import Pacer
 from bot.storage.store import GameStore, Status
 
 log = logging.getLogger(__name__)
@@ -46,11 +46,11 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class Metrics:
-    def __init__(self, pace: BotPace | None = None) -> None:
+    def __init__(self, pacer: Pacer | None = None) -> None:
         self.registry = registry = CollectorRegistry()
         ProcessCollector(registry=registry)  # memory, CPU, open files of this process
-        if pace is not None:
-            registry.register(_PaceCollector(pace))
+        if pacer is not None:
+            registry.register(_PacerCollector(pacer))
         self.updates = Counter("tablebot_updates", "Updates from Telegram, by kind", ["kind"], registry=registry)
         self.presses = Counter("tablebot_presses", "Button presses, by what was pressed: a game's kind, "
                                "a lobby, the menu, or other", ["kind"], registry=registry)
@@ -126,20 +126,28 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class _PaceCollector:
-    """The whole bot's pace and its 429s by kind, as they are when scraped."""
+class _PacerCollector:
+    """The whole bot's pace, its 429s by kind and its writes waiting, as they are when scraped."""
 
-    def __init__(self, pace: BotPace):
-        self.pace = pace
+    def __init__(self, pacer: Pacer):
+        self.pacer = pacer
 
     def collect(self):
+        pacer = self.pacer
         yield GaugeMetricFamily("tablebot_bot_writes_per_second", "The pace of the whole bot's writes: learnt from "
-                                "Telegram's 429s, or TABLEBOT_BOT_WRITES_PER_SECOND", value=self.pace.value)
+                                "Telegram's 429s, or TABLEBOT_BOT_WRITES_PER_SECOND", value=pacer.pace.value)
         floods = CounterMetricFamily("tablebot_write_floods", "429s to writes, by kind: one chat's own limit (chat), "
                                      "or many chats at once: a limit of the whole bot (bot)", labels=["kind"])
-        for kind, count in self.pace.counts().items():
+        for kind, count in pacer.pace.counts().items():
             floods.add_metric([kind], count)
         yield floods
+        yield GaugeMetricFamily("tablebot_writes_waiting", "Writes waiting for their turn (a group's budget, the "
+                                "bot's pace, a place in flight)", value=pacer.waiting)
+        yield GaugeMetricFamily("tablebot_writes_in_flight", "Writes sent and not answered yet", value=pacer.flying)
+        if pacer.in_flight is not None:
+            yield GaugeMetricFamily("tablebot_writes_in_flight_limit", "How many writes may be in flight: follows how "
+                                    "fast Telegram answers", value=pacer.in_flight.value)
+
 
 
 def _kind(update: Update) -> str:

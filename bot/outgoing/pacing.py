@@ -144,6 +144,12 @@ class Pacer:
         """Writes let out and not answered yet."""
         return self._flying
 
+    @property
+    def waiting(self) -> int:
+        """Writes waiting for their turn."""
+        return sum(len(lane.waiters) for lane in self._lanes.values())
+
+
     # ---- the writers' side ------------------------------------------------------------------
 
     async def wait(self, chat: Hashable, *, priority: int = GAME, still: Callable[[], bool] | None = None,
