@@ -11,9 +11,14 @@ from __future__ import annotations
 import asyncio
 import collections
 
+import pytest
+
+from bot.app import Tablebot
+from bot.ops.config import ConfigError, from_env
 from bot.outgoing.inflight import InFlightLimit
 from bot.outgoing.pace import BOT, CHAT, BotPace
 from bot.outgoing.pacing import GAME, Pacer
+from tests.bot.harness import BotRunner
 from tests.bot.virtual_time import run_on_virtual_time
 from tests.fakebotapi import Limits, most_within
 
@@ -115,3 +120,130 @@ def test_a_429_from_one_chat_alone_holds_that_chat_and_not_the_bot():
     pace.refused(-4, granted=19.95)  # let out before the cut: that cut's echo, no second cut
     assert pace.value == 30.0 * 0.85
     assert pace.counts() == {CHAT: 2, BOT: 4}
+
+
+# ---- the bot itself, over HTTP, against the fake Telegram --------------------------------------
+
+def writes_to(fake, chats) -> list[float]:
+    """When the fake took each write to ``chats``, in order."""
+    chats = set(chats)
+    return sorted(r.time for r in fake.requests if r.ok and r.chat_id in chats and r.method.startswith("send"))
+
+
+async def say_in_turn(messenger, chat: int, count: int) -> None:
+    """``count`` messages into ``chat``, each once the one before it is out."""
+    for i in range(count):
+        await messenger.send_text(chat, f"{chat} {i}")
+
+
+def told_in_order(fake, chat: int, count: int) -> bool:
+    return [m.text for m in fake.messages(chat) if m.from_bot] == [f"{chat} {i}" for i in range(count)]
+
+
+async def test_the_bot_meets_a_limit_it_was_not_told_and_loses_no_write(fake, tmp_path):
+    fake.set_bot_limit(40)
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3").start()
+    try:
+        groups = [-100700 - i for i in range(40)]
+        for chat in groups:
+            fake.add_group(chat, f"G{chat}")
+        await asyncio.gather(*(say_in_turn(runner.bot.messenger, chat, 8) for chat in groups))
+        floods = fake.floods_by_kind()
+        # Telegram refused some writes for the whole bot's sake; each was made again once its
+        # retry_after had passed (never before: no "held"), and every message arrived once, in order.
+        assert floods.get("bot", 0) >= 1 and "held" not in floods, floods
+        assert all(told_in_order(fake, chat, 8) for chat in groups)
+        # The bot took those 429s for a limit of the whole bot, and its pace came down to it.
+        pace = runner.bot.messenger.pacer.pace
+        assert pace.counts()[BOT] >= 1 and pace.value < 48
+        metrics = runner.bot.metrics.exposition_without_games().decode()
+        assert f"tablebot_bot_writes_per_second {pace.value}" in metrics
+        assert 'tablebot_write_floods_total{kind="bot"}' in metrics
+    finally:
+        await runner.stop()
+
+
+async def test_busy_groups_get_more_than_30_writes_a_second_and_none_more_than_20_a_minute(fake, tmp_path):
+    # Telegram's minute in 6 s: 20 writes into a group within any 6 s, edits included.
+    fake.set_group_limit(20, window=6.0)
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3", group_writes_per_minute=20, group_fast_spacing=0.0,
+                             group_window_seconds=6.0).start()
+    try:
+        groups = [-100800 - i for i in range(60)]
+        for chat in groups:
+            fake.add_group(chat, f"G{chat}")
+        await asyncio.gather(*(say_in_turn(runner.bot.messenger, chat, 8) for chat in groups))
+        assert all(told_in_order(fake, chat, 8) for chat in groups)
+        # The groups wanted more than 30 a second, and got it.
+        assert runner.bot.messenger.pacer.pace.value > 30
+        times = writes_to(fake, groups)
+        assert len(times) / (times[-1] - times[0]) > 35 and most_within(times, 1.0) > 30
+
+        # No group got more than its 20 in any (6-second) minute: Telegram refused none.
+        assert not fake.floods_by_kind()
+        assert max(fake.writes_per_minute(chat, window=6.0) for chat in groups) <= 20
+    finally:
+        await runner.stop()
+
+
+async def broadcast_to(fake, runner, groups: list[int], text: str) -> None:
+    """``text`` to every group as a broadcast, while a person's reply goes to another chat."""
+    for chat in groups:
+        runner.bot.messenger.broadcast_soon(chat, text)
+    await asyncio.sleep(0.2)
+    reply = await runner.bot.messenger.send_text(-100999, "a reply someone waits for")
+    assert reply.ok
+    await runner.idle(timeout=30)
+
+
+async def test_broadcasts_keep_to_30_a_second_and_hold_up_nobody_else(fake, tmp_path):
+    # The bot's own pace is no limit here (200 a second): only the broadcast class is.
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3", bot_writes_per_second=200).start()
+    try:
+        groups = [-100900 - i for i in range(75)]
+        for chat in groups + [-100999]:
+            fake.add_group(chat, f"G{chat}")
+        await broadcast_to(fake, runner, groups, "🛠 notice")
+        notices = writes_to(fake, groups)
+        assert len(notices) == 75 and all(len(fake.messages(chat)) == 1 for chat in groups)
+        assert most_within(notices, 1.0) <= 30
+        assert not any(r.params.get("allow_paid_broadcast") for r in fake.calls("sendMessage"))
+        # The reply that came while they waited did not wait for them.
+        [reply] = writes_to(fake, [-100999])
+        assert reply < notices[-1]
+    finally:
+        await runner.stop()
+
+
+async def test_paid_broadcasts_go_faster_and_are_counted(fake, tmp_path):
+    runner = await BotRunner(fake, tmp_path / "db.sqlite3", paid_broadcast=True).start()
+    try:
+        groups = [-100900 - i for i in range(75)]
+        for chat in groups + [-100999]:
+            fake.add_group(chat, f"G{chat}")
+        await broadcast_to(fake, runner, groups, "🛠 notice")
+        notices = [r for r in fake.calls("sendMessage") if r.ok and r.chat_id in set(groups)]
+        assert len(notices) == 75 and all(r.params.get("allow_paid_broadcast") is True for r in notices)
+        # Outside the bot's pace (30 a second here) and the free 30 a second of broadcasts.
+        assert most_within(sorted(r.time for r in notices), 1.0) > 30
+        reply = next(r for r in fake.calls("sendMessage") if r.chat_id == -100999)
+        assert "allow_paid_broadcast" not in reply.params  # only broadcasts are paid for
+        metrics = runner.bot.metrics.exposition_without_games().decode()
+        assert "tablebot_paid_broadcasts_total 75.0" in metrics
+    finally:
+        await runner.stop()
+
+
+def test_an_operator_may_fix_the_pace_and_pay_for_broadcasts(tmp_path):
+    env = {"TELEGRAM_BOT_TOKEN": "1:x", "TABLEBOT_DB": str(tmp_path / "db.sqlite3")}
+    learnt = from_env(env)
+    assert learnt.bot_writes_per_second is None and not learnt.paid_broadcast
+    fixed = from_env({**env, "TABLEBOT_BOT_WRITES_PER_SECOND": "45", "TABLEBOT_PAID_BROADCAST": "1"})
+    assert fixed.bot_writes_per_second == 45.0 and fixed.paid_broadcast
+    pacer = Tablebot(fixed).messenger.pacer
+    assert pacer.pace.value == pacer.pace.most == 45.0 and pacer.paid_broadcasts
+    assert Tablebot(learnt).messenger.pacer.pace.value == 30.0
+    for wrong in ({"TABLEBOT_BOT_WRITES_PER_SECOND": "0"}, {"TABLEBOT_BOT_WRITES_PER_SECOND": "fast"},
+                  {"TABLEBOT_PAID_BROADCAST": "maybe"}):
+        with pytest.raises(ConfigError):
+            from_env({**env, **wrong})
