@@ -61,7 +61,7 @@ from bot.outgoing.pace import BotPace
 PERSON, GAME, TIDY = 0, 1, 2  # who waits for a write (see the module's docstring)
 BROADCASTS_PER_SECOND = 30  # the Bot FAQ: "not more than about 30 messages per second" in bulk
 PAID_BROADCASTS_PER_SECOND = 1000  # with allow_paid_broadcast (0.1 Stars a message beyond the free 30)
-BROADCAST_MARGIN = 0.05  # seconds: a broadcast's second is counted this much longer (the way to Telegram varies)
+BROADCAST_MARGIN = 0.05  # seconds: broadcasts are counted in a second this much longer (the way to Telegram varies)
 BURST_SECONDS = 0.1  # the bot's bucket holds this much of its pace
 
 
@@ -329,6 +329,9 @@ class Pacer:
             times.popleft()
         if len(times) >= self.broadcasts_per_second:
             return times[0] + 1.0 + BROADCAST_MARGIN
+        if times and now - times[-1] < 1.0 / self.broadcasts_per_second:  # evenly: a late one does not catch up
+            return times[-1] + 1.0 / self.broadcasts_per_second
+
         _, stamp, lane, waiter = self._admitted = heapq.heappop(self._broadcasts)
         heapq.heappush(self._ready, (waiter.deadline, waiter.order, stamp, lane, waiter))
         return None
