@@ -61,7 +61,7 @@ from bot.outgoing.pace import BotPace
 PERSON, GAME, TIDY = 0, 1, 2  # who waits for a write (see the module's docstring)
 BROADCASTS_PER_SECOND = 30  # the Bot FAQ: "not more than about 30 messages per second" in bulk
 PAID_BROADCASTS_PER_SECOND = 1000  # with allow_paid_broadcast (0.1 Stars a message beyond the free 30)
-BROADCAST_MARGIN = 0.05  # seconds: broadcasts are counted in a second this much longer (the way to Telegram varies)
+BROADCAST_MARGIN = 0.05  # seconds more in a broadcasts' "second" (the way to Telegram varies)
 BURST_SECONDS = 0.1  # the bot's bucket holds this much of its pace
 
 
@@ -148,7 +148,6 @@ class Pacer:
     def waiting(self) -> int:
         """Writes waiting for their turn."""
         return sum(len(lane.waiters) for lane in self._lanes.values())
-
 
     # ---- the writers' side ------------------------------------------------------------------
 
@@ -249,7 +248,6 @@ class Pacer:
         when = now + self._delay(lane, now, first)
         if when > now:  # (a delay too small to move the clock is none: it would be due again at once)
             heapq.heappush(self._later, (when, lane.stamp, lane))
-
         elif first.broadcast:  # in line by when it came: a lane queued anew keeps its place
             heapq.heappush(self._broadcasts, (first.order, lane.stamp, lane, first))
         else:
@@ -308,7 +306,7 @@ class Pacer:
             paced = not (waiter.broadcast and self.paid_broadcasts)
             until = self._bot_allows(now, urgent=deadline <= now, deadline=deadline, paced=paced)
             if until is None or until > now:
-                await self._sleep(until if turn is None or until is not None and until < turn else turn)
+                await self._sleep(turn if until is None or turn is not None and turn < until else until)
                 continue
             heapq.heappop(self._ready)
             lane.waiters.remove(waiter)
@@ -331,7 +329,6 @@ class Pacer:
             return times[0] + 1.0 + BROADCAST_MARGIN
         if times and now - times[-1] < 1.0 / self.broadcasts_per_second:  # evenly: a late one does not catch up
             return times[-1] + 1.0 / self.broadcasts_per_second
-
         _, stamp, lane, waiter = self._admitted = heapq.heappop(self._broadcasts)
         heapq.heappush(self._ready, (waiter.deadline, waiter.order, stamp, lane, waiter))
         return None
