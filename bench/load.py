@@ -14,6 +14,13 @@ p50/p99 (the fake clocks it from the moment the press is pressed to the answer's
 never answered or answered twice, press → its chat shows what it did (p50, p99, and the slowest
 group's median against the fastest's), Bot API calls per press, peak memory of the bot.
 
+Telegram's limits: the fake refuses a group's 21st write (edits included) in any minute, as
+Telegram does, and, with ``--bot-limit 60``, every write beyond 60 a second for the whole bot, a
+limit the bot is not told (several ``--bot-limit`` run one after another; 0: none, the default).
+The rows count the 429s by kind as the fake gave them (group, bot, held: a write made before its
+chat's retry_after had passed), the bot's own view of them and the pace it learnt (its
+``/metrics``), and the writes a second the fake took.
+
 A slow Telegram: ``--latency 0.3`` makes every request of the bots take 0.3 s more (half on the
 way in, half on the way back; long polls too with ``--slow-polls``: with 1.5 s, polling can fetch
 at most 100 updates every 1.5 s, whoever polls); ``--under-load 0.005`` adds 5 ms for every
@@ -26,6 +33,7 @@ takes the steps of a move in their private chat (tile, place, ✅), as a person 
 
     python -m bench load                 # lucky and cones, 200 groups, 60 s each
     python -m bench load --groups 1000 --game lucky --latency 0 --latency 0.3 --latency 1.5
+    python -m bench load --groups 1000 --every 8 --game cones --bot-limit 0 --bot-limit 60
     python -m bench load --groups 1000 --game lucky --every 8 --latency 0.05 --under-load 0.005
     python -m bench load --game genial --game trio
     python -m bench load --game mixed    # memory as a real day needs it
@@ -45,11 +53,14 @@ import os
 import statistics
 import pathlib
 import random
+import re
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from typing import Iterator
 
 from bench import lobbies
@@ -57,9 +68,11 @@ from bot.games import kits
 from bot.app import ANSWER_CONNECTIONS
 from bench.measure import percentile
 from engines import registry
-from tests.fakebotapi import FakeBotAPI
+from tests.fakebotapi import FakeBotAPI, most_within
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+GROUP_WRITES_A_MINUTE = 20  # what the fake takes into one group (edits included), as Telegram does
+PACE_EVERY = 2.0  # seconds between two looks at the bot's learnt pace (its /metrics)
 GAMES = registry.game_ids()
 PRIVATE_ENTRY = tuple(kit.id for kit in kits() if kit.ui.moves_in_private)  # their moves: in the private chat
 # The floor: an answer-only bot made as python-telegram-bot makes one (its httpx request), with as
@@ -132,6 +145,7 @@ class Load:
             fake.add_user(b, f"B{i}", opened_private=True)
             self.players[chat] = (a, b)
         self.rng = random.Random(1)
+        self.explaining: set[str] = set()  # presses on a button that only says why (cones' «🚫 7»)
 
     def bot_photo(self, chat: int):
         """The table: the bot's latest photo message with buttons in the group."""
@@ -154,7 +168,11 @@ class Load:
             return None
         user = mentions[-1] if mentions else self.players[chat][0]
         moves = [d for d in datas if not d.rsplit(":", 1)[1].startswith("?")]
-        return self.fake.user_presses(user, chat, table.message_id, self.rng.choice(moves or datas))
+        data = self.rng.choice(moves or datas)
+        qid = self.fake.user_presses(user, chat, table.message_id, data)
+        if any(b.get("callback_data") == data and b["text"].startswith("🚫") for b in table.buttons):
+            self.explaining.add(qid)  # its answer says why the pile is closed: nothing to show in the chat
+        return qid
 
     def _press_private(self, chat: int) -> str | None:
         """The player whose private message has move buttons takes the next step of a move as
@@ -288,11 +306,14 @@ def _shown_stats(by_chat: dict[int, list[float]]) -> dict:
             "fastest_median": min(medians) * 1000 if medians else 0.0}
 
 
-def _start_bot(fake: FakeBotAPI, db: str, root: pathlib.Path = ROOT) -> subprocess.Popen:
+def _start_bot(fake: FakeBotAPI, db: str, root: pathlib.Path = ROOT, metrics_port: int | None = None
+               ) -> subprocess.Popen:
     """``python -m bot`` of the tree at ``root`` (another version of the bot, to compare)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "TABLEBOT", "METRICS_PORT"))}
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, TABLEBOT_DB=str(db),
                LOG_LEVEL="WARNING", PYTHONPATH=str(root))
+    if metrics_port is not None:
+        env["METRICS_PORT"] = str(metrics_port)
     return subprocess.Popen([sys.executable, "-m", "bot"], cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
@@ -315,21 +336,72 @@ def _slow(fake: FakeBotAPI, args: argparse.Namespace, latency: float) -> None:
     fake.set_latency(latency, under_load=args.under_load, polls=args.slow_polls)
 
 
-def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float) -> dict:
-    """The load on a bot whose ``TABLEBOT_DB`` is ``db``, with Telegram ``latency`` s slower."""
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _bots_view(port: int) -> dict:
+    """The bot's learnt pace and its 429s by kind, from its /metrics ({} when it does not answer)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+    except OSError:
+        return {}
+    names = {"tablebot_bot_writes_per_second": "pace", "tablebot_writes_waiting": "waiting",
+             "tablebot_writes_in_flight": "flying", "tablebot_writes_in_flight_limit": "flying_limit"}
+    view = {}
+    for name, value in re.findall(r'^(tablebot_\w+|tablebot_write_floods_total\{kind="\w+"\}) (\S+)$', text, re.M):
+        if '"' in name:
+            view[name.split('"')[1]] = float(value)
+        elif name in names:
+            view[names[name]] = float(value)
+    return view
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process has used so far."""
+    try:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _writes_a_second(fake: FakeBotAPI, since: float) -> tuple[float, int]:
+    """The writes a second the fake took after ``since`` (monotonic): on average, and the most in
+    any second."""
+    times = sorted(r.time for r in list(fake.requests) if r.ok and r.time >= since and r.method in WRITES)
+    span = (times[-1] - times[0]) if len(times) > 1 else 1.0
+    return len(times) / span, most_within(times, 1.0)
+
+
+def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float, bot_limit: int) -> dict:
+    """The load on a bot whose ``TABLEBOT_DB`` is ``db``, with Telegram ``latency`` s slower and
+    taking at most ``bot_limit`` writes a second from the whole bot (0: no such limit)."""
     gc.collect()  # what the last run left (see ``figures``)
-    fake = FakeBotAPI()
+    fake = FakeBotAPI(flood_limit=GROUP_WRITES_A_MINUTE, bot_limit=bot_limit or None)
     fake.start()
     _slow(fake, args, latency)
-    bot = _start_bot(fake, db, args.bot_root)
+    port = _free_port()
+    bot = _start_bot(fake, db, args.bot_root, metrics_port=port)
     peak = [0.0, 0.0, 0.0]  # the bot's RSS, PSS of the bot with its workers, their RSS summed
+    views: list[dict] = []  # the bot's learnt pace and its writes waiting and in flight, every PACE_EVERY seconds
     done = threading.Event()
 
     def watch_memory() -> None:
         while not done.is_set():
             peak[:] = map(max, peak, _memory_mb(bot.pid))
             time.sleep(0.5)
+
+    def watch_pace() -> None:
+        while not done.wait(PACE_EVERY):
+            view = _bots_view(port)
+            if "pace" in view:
+                views.append(view)
     threading.Thread(target=watch_memory, daemon=True).start()
+    threading.Thread(target=watch_pace, daemon=True).start()
     lobby: dict = {}
     try:
         load = Load(fake, args.groups, game)
@@ -347,20 +419,37 @@ def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float) ->
             lobby = {"presses": _stats(fake, every), "starts": len(presses["start"]), "started": started,
                      "took": took, "shown": _shown_stats(_shown_after(fake, set(every)))}
         requests_before = len(fake.requests)
+        views_before = len(views)
         _progress(f"the games: {args.groups / args.every:.0f} presses a second for {args.seconds:g} s")
+        presses_began, cpu_before = time.monotonic(), _cpu_seconds(bot.pid)
         pressed = load.open_loop(args.seconds, args.every)
+        rate, busiest = _writes_a_second(fake, presses_began)
+        cpu = (_cpu_seconds(bot.pid) - cpu_before) / (time.monotonic() - presses_began)
         time.sleep(5 + 2 * latency)
         per_press = collections.Counter(r.method for r in fake.requests[requests_before:])
         presses = _stats(fake, pressed)
-        shown = _shown_stats(_shown_after(fake, set(pressed)))
+        # A press on a button that only explains changes nothing in the chat: its answer is all
+        # it shows (before issue 43 these counted too, each "shown" by the group's next move).
+        shown = _shown_stats(_shown_after(fake, set(pressed) - load.explaining))
+        shown["explaining"] = len(set(pressed) & load.explaining)
+        shown["with_explaining"] = _shown_stats(_shown_after(fake, set(pressed)))
         writes = max(fake.writes_per_minute_by_chat().values())
-        flood = sum(1 for r in fake.requests if r.error_code == 429)
+        floods = fake.floods_by_kind()
+        view = _bots_view(port)
+        writes_in_all = sum(1 for r in fake.requests if r.ok and r.method in WRITES)
     finally:
         done.set()
         errors = _stop(bot)
         fake.stop()
+    game_views = views[views_before:] or [{"pace": 0.0}]
+    game_paces = [v["pace"] for v in game_views]
     return {"lobby": lobby, "press": presses, "shown": shown, "max_writes_min": writes,
-            "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()}, "floods": flood,
+            "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()}, "floods": floods,
+            "writes": writes_in_all, "bots_view": view, "pace": (min(game_paces), max(game_paces), game_paces[-1]),
+            "rate": rate, "busiest": busiest, "cpu": cpu,
+            "waiting": statistics.mean(v.get("waiting", 0) for v in game_views),
+            "flying": statistics.mean(v.get("flying", 0) for v in game_views),
+            "flying_limit": statistics.mean(v.get("flying_limit", 0) for v in game_views),
             "peak_rss_mb": peak[0], "peak_pss_mb": peak[1], "peak_rss_sum_mb": peak[2],
             "tracebacks": errors.count("Traceback"), "pool_timeouts": errors.count("Pool timeout")}
 
@@ -409,6 +498,9 @@ def figures(argv: list[str] | None = None) -> Iterator[tuple[str, float, str]]:
                         help="the bot's database (default sqlite); postgresql starts a server of its own")
     parser.add_argument("--latency", action="append", type=float,
                         help="seconds Telegram takes more for every request (default 0); one run each")
+    parser.add_argument("--bot-limit", action="append", type=int,
+                        help="writes a second the fake takes from the whole bot, unknown to it (default 0: no "
+                             "limit); one run each")
     parser.add_argument("--under-load", type=float, default=0.0,
                         help="seconds more per request for every request being served when it arrives")
     parser.add_argument("--slow-polls", action="store_true", help="slow getUpdates down too")
@@ -428,9 +520,10 @@ def figures(argv: list[str] | None = None) -> Iterator[tuple[str, float, str]]:
     gc.disable()
     try:
         for latency in args.latency or [0.0]:
-            for db in args.db or ["sqlite"]:
-                for game in args.game or ["lucky", "cones"]:
-                    yield from _bot_rows(game, db, args, server, latency)
+            for bot_limit in args.bot_limit or [0]:
+                for db in args.db or ["sqlite"]:
+                    for game in args.game or ["lucky", "cones"]:
+                        yield from _bot_rows(game, db, args, server, latency, bot_limit)
             if not args.no_echo:
                 yield from _echo_rows(args, latency)
     finally:
@@ -440,11 +533,13 @@ def figures(argv: list[str] | None = None) -> Iterator[tuple[str, float, str]]:
             stop_server(server)
 
 
-def _slowness(args: argparse.Namespace, latency: float) -> str:
-    """How slow Telegram was, for the rows' labels ("" when it was not)."""
+def _slowness(args: argparse.Namespace, latency: float, bot_limit: int = 0) -> str:
+    """How slow Telegram was and what it took, for the rows' labels ("" when nothing special)."""
     parts = [f"Telegram +{latency:g} s"] if latency else []
     if args.under_load:
         parts.append(f"+{args.under_load * 1000:g} ms per request in flight")
+    if bot_limit:
+        parts.append(f"{bot_limit} writes/s for the whole bot")
     return f" [{', '.join(parts)}{', polls too' if args.slow_polls and parts else ''}]" if parts else ""
 
 
@@ -463,7 +558,8 @@ def _postgres_server():
     return start_server()
 
 
-def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: float) -> list[tuple[str, float, str]]:
+def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: float,
+              bot_limit: int) -> list[tuple[str, float, str]]:
     """The figures of one game on one database."""
     if db == "postgresql":
         import asyncio
@@ -471,9 +567,9 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: flo
         url = asyncio.run(new_database(server))
     else:
         url = str(pathlib.Path(tempfile.mkdtemp()) / "load.sqlite3")
-    m = measure_bot(game, url, args, latency)
+    m = measure_bot(game, url, args, latency, bot_limit)
     rate = args.groups / args.every
-    on = (" on PostgreSQL" if db == "postgresql" else "") + _slowness(args, latency)
+    on = (" on PostgreSQL" if db == "postgresql" else "") + _slowness(args, latency, bot_limit)
     label = f"{game}{on}, {args.groups} groups, {rate:.0f} presses/s"
     shown = m["shown"]
     return [
@@ -482,13 +578,29 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: flo
         (f"{label}: press → answer max", m["press"]["max"], "ms"),
         *_fetched_and_answered(label, m["press"]),
         _p50_p99(f"{label}: press → its chat shows the result,", shown["p50"], shown["p99"]),
+        _p50_p99(f"{label}:   counting the {shown['explaining']} presses that only ask why (🚫),",
+                 shown["with_explaining"]["p50"], shown["with_explaining"]["p99"]),
+
         (f"{label}: press → shown, median of the slowest group / the fastest", shown["slowest_median"],
          f"ms / {shown['fastest_median']:.0f} ms"),
         (f"{label}: presses", float(m["press"]["n"]), "presses"),
         (f"{label}: never answered", float(m["press"]["unanswered"]), "presses"),
         (f"{label}: answered twice", float(m["press"]["twice"]), "presses"),
         (f"{label}: most writes to one group in a minute", float(m["max_writes_min"]), "writes"),
-        (f"{label}: 429s from Telegram (the whole run)", float(m["floods"]), "answers"),
+        (f"{label}: 429s from Telegram (the whole run), of its writes", float(sum(m["floods"].values())),
+         f"of {m['writes']} (" + ", ".join(f"{k} {v}" for k, v in sorted(m["floods"].items())) + ")"),
+        (f"{label}: 429s as the bot saw them (its /metrics): one chat's / the whole bot's",
+         m["bots_view"].get("chat", -1.0), f"/ {m['bots_view'].get('bot', -1):.0f}"),
+        (f"{label}: the bot's learnt pace while pressed: least / most / at the end", m["pace"][0],
+         f"/ {m['pace'][1]:.1f} / {m['pace'][2]:.1f} writes/s"),
+        (f"{label}: writes a second Telegram took while pressed: on average / most in a second", m["rate"],
+         f"/ {m['busiest']}"),
+        (f"{label}: writes waiting / in flight / places in flight, on average while pressed", m["waiting"],
+         f"/ {m['flying']:.1f} / {m['flying_limit']:.1f}"),
+        (f"{label}: the bot's process (its event loop) while pressed", 100 * m["cpu"], "% of a core"),
+
+
+
         (f"{label}: Bot API calls per press", sum(m["calls"].values()),
          "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
         (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),

@@ -26,6 +26,7 @@ from bot.outgoing.inflight import InFlightLimit
 from bot.outgoing.http import AiohttpRequest
 from bot.outgoing.lanes import LanedRequest
 from bot.outgoing.messenger import Messenger
+from bot.outgoing.pace import BotPace
 from bot.outgoing.pacing import Pacer
 from bot.logs import ErrorCount
 from bot.ops.owner import database_kind
@@ -103,7 +104,12 @@ class Tablebot:
 
     def __init__(self, config: Config, standby: Standby | None = None):
         self.config = config
-        self.metrics = Metrics()
+        # The whole bot's writes a second: learnt, or the operator's figure (start and cap).
+        pace = BotPace() if config.bot_writes_per_second is None else BotPace(
+            start=config.bot_writes_per_second, most=config.bot_writes_per_second)
+        pacer = Pacer(config.group_writes_per_minute, config.group_fast_spacing, config.group_window_seconds,
+                      pace=pace, in_flight=InFlightLimit(most=WRITES_IN_FLIGHT), paid_broadcasts=config.paid_broadcast)
+        self.metrics = Metrics(pacer)
         self.standby = standby  # PostgreSQL: the lock that makes this process the active one
         builder = (ApplicationBuilder().token(config.token).base_url(config.api_url)
                    .base_file_url(config.file_url).request(_bot_api_request(self.metrics))
@@ -115,8 +121,6 @@ class Tablebot:
         self.application = builder.build()
         # The database TABLEBOT_DB names (an SQLite file or a PostgreSQL URL: bot/storage/choose.py).
         self.store: GameStore = make_store(config.db_path)
-        pacer = Pacer(config.group_writes_per_minute, config.group_fast_spacing, config.group_window_seconds,
-                      in_flight=InFlightLimit(most=WRITES_IN_FLIGHT))
         self.messenger = Messenger(self.application.bot, pacer,
                                    on_migrate=lambda old, new: self.core.play.migrate_chat(old, new),
                                    on_forbidden=self._forbidden)

@@ -91,7 +91,8 @@ class NextGame:
             text = t(lang, "🔔 A game of {game} is open in {chat}: join it there.", game=game_name(info, lang),
                      chat=title)
             markup = keyboard.markup(MENU, None, [[Button(t(lang, "➡️ To the lobby"), url=link)]]) if link else None
-            await self.messenger.send_text(user_id, text, markup)
+            await self.messenger.broadcast(user_id, text, markup)  # one of many notices: 30 a second at most
+
 
     async def _waiting(self, chat_id: int) -> list[int]:
         value = (await self.people.chat_settings(chat_id)).get(KEY)

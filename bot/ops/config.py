@@ -30,6 +30,12 @@ class Config:
     group_fast_spacing: float = 1.0
     # The window of that budget (Telegram's minute; the tests shrink time with it, not the counts).
     group_window_seconds: float = 60.0
+    # Writes a second for the whole bot: None learns it from Telegram's 429s (bot/outgoing/pace.py);
+    # a figure is where the pace starts and the most it may reach.
+    bot_writes_per_second: float | None = None
+    # Broadcasts (the maintenance notice, next-game notices) with allow_paid_broadcast: up to
+    # 1,000 a second instead of 30, paid in Stars from the bot's balance.
+    paid_broadcast: bool = False
     lobby_timeout_minutes: int = 30
     # A player who does not move within this many minutes gets a reminder at half time, then the
     # bot plays for them. 0 turns the timer off. Each group may change it with /turntimer.
@@ -106,6 +112,8 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         keep_actions = float(env.get("TABLEBOT_KEEP_ACTIONS_DAYS", "0") or 0)
         owner = env.get("TABLEBOT_OWNER_ID", "").strip()
         owner_id = int(owner) if owner else None
+        bot_writes = env.get("TABLEBOT_BOT_WRITES_PER_SECOND", "").strip()
+        bot_writes_per_second = float(bot_writes) if bot_writes else None
     except ValueError as exc:
         raise ConfigError(f"a numeric setting is not a number: {exc}") from None
     level = (env.get("LOG_LEVEL", "INFO") or "INFO").upper()
@@ -121,6 +129,12 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
                           f"(3-30 letters, digits or _), not {short_name!r}")
     if short_name and not webapp_url:
         raise ConfigError("WEBAPP_SHORT_NAME needs WEBAPP_URL: the address where the page is served")
+    if bot_writes_per_second is not None and not bot_writes_per_second >= 1:
+        raise ConfigError(f"TABLEBOT_BOT_WRITES_PER_SECOND must be at least 1 (unset: learnt from Telegram), "
+                          f"not {bot_writes!r}")
+    paid = (env.get("TABLEBOT_PAID_BROADCAST", "") or "").strip().lower()
+    if paid not in {"", "0", "1", "no", "yes", "false", "true", "off", "on"}:
+        raise ConfigError(f"TABLEBOT_PAID_BROADCAST must be 1 or 0, not {paid!r}")
     return Config(
         token=token,
         api_url=api_url,
@@ -138,6 +152,9 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         ping_quiet_seconds=max(0.0, quiet),
         keep_actions_days=max(0.0, keep_actions),
         owner_id=owner_id,
+        bot_writes_per_second=bot_writes_per_second,
+        paid_broadcast=paid in {"1", "yes", "true", "on"},
         webapp_url=webapp_url,
+
         webapp_short_name=short_name,
     )

@@ -11,6 +11,10 @@ several bots in one process). Where the figures come from, so that no game code 
 - drawing time is measured around the drawing jobs (``timed_drawing`` wraps the ``render``
   the core is built with);
 - games by status are read from the store when scraped (one grouped count on an index);
+- the whole bot's pace of writes and its 429s by kind, and the writes waiting and in flight,
+  are read from the pacer when scraped (bot/outgoing/pace.py: what it has learnt, and whether
+  each 429 was one chat's or many chats' at once); the broadcasts Telegram took with
+  ``allow_paid_broadcast`` are counted where the requests are made;
 - ``set_active`` says whether this process serves (1) or waits as a standby (0).
 """
 from __future__ import annotations
@@ -22,9 +26,11 @@ import time
 from typing import Any, Awaitable, Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from telegram import Update
 
 from bot.outgoing.http import AiohttpRequest
+from bot.outgoing.pacing import Pacer
 from bot.storage.store import GameStore, Status
 
 log = logging.getLogger(__name__)
@@ -40,9 +46,11 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class Metrics:
-    def __init__(self) -> None:
+    def __init__(self, pacer: Pacer | None = None) -> None:
         self.registry = registry = CollectorRegistry()
         ProcessCollector(registry=registry)  # memory, CPU, open files of this process
+        if pacer is not None:
+            registry.register(_PacerCollector(pacer))
         self.updates = Counter("tablebot_updates", "Updates from Telegram, by kind", ["kind"], registry=registry)
         self.presses = Counter("tablebot_presses", "Button presses, by what was pressed: a game's kind, "
                                "a lobby, the menu, or other", ["kind"], registry=registry)
@@ -52,6 +60,9 @@ class Metrics:
                                 ["method"], registry=registry)
         self.floods = Counter("tablebot_telegram_flood_waits", "429 Too Many Requests from the Bot API, by method",
                               ["method"], registry=registry)
+        self.paid_broadcasts = Counter("tablebot_paid_broadcasts", "Messages Telegram took with allow_paid_broadcast "
+                                       "(TABLEBOT_PAID_BROADCAST; 0.1 Stars each beyond the free 30 a second)",
+                                       registry=registry)
         self.games = Gauge("tablebot_games", "Games in the database, by status", ["status"], registry=registry)
         self.drawing = Histogram("tablebot_drawing_seconds", "Drawing a picture, from asking a drawing process "
                                  "to having it", buckets=DRAWING_BUCKETS, registry=registry)
@@ -79,10 +90,12 @@ class Metrics:
         if arrival is not None:
             self.answer_latency.observe(time.perf_counter() - arrival)
 
-    def requested(self, method: str, status: int) -> None:
+    def requested(self, method: str, status: int, *, paid: bool = False) -> None:
         self.requests.labels(method).inc()
         if status == 429:
             self.floods.labels(method).inc()
+        elif paid and status == 200:  # Telegram charges only what it took
+            self.paid_broadcasts.inc()
 
     def set_active(self, active: bool) -> None:
         """This process serves (True) or waits as a standby (False)."""
@@ -111,6 +124,30 @@ class Metrics:
     def exposition_without_games(self) -> bytes:
         """The same when the database does not answer (the games as last counted)."""
         return generate_latest(self.registry)
+
+
+class _PacerCollector:
+    """The whole bot's pace, its 429s by kind and its writes waiting, as they are when scraped."""
+
+    def __init__(self, pacer: Pacer):
+        self.pacer = pacer
+
+    def collect(self):
+        pacer = self.pacer
+        yield GaugeMetricFamily("tablebot_bot_writes_per_second", "The pace of the whole bot's writes: learnt from "
+                                "Telegram's 429s, or TABLEBOT_BOT_WRITES_PER_SECOND", value=pacer.pace.value)
+        floods = CounterMetricFamily("tablebot_write_floods", "429s to writes, by kind: one chat's own limit (chat), "
+                                     "or many chats at once: a limit of the whole bot (bot)", labels=["kind"])
+        for kind, count in pacer.pace.counts().items():
+            floods.add_metric([kind], count)
+        yield floods
+        yield GaugeMetricFamily("tablebot_writes_waiting", "Writes waiting for their turn (a group's budget, the "
+                                "bot's pace, a place in flight)", value=pacer.waiting)
+        yield GaugeMetricFamily("tablebot_writes_in_flight", "Writes sent and not answered yet", value=pacer.flying)
+        if pacer.in_flight is not None:
+            yield GaugeMetricFamily("tablebot_writes_in_flight_limit", "How many writes may be in flight: follows how "
+                                    "fast Telegram answers", value=pacer.in_flight.value)
+
 
 
 def _kind(update: Update) -> str:
@@ -150,5 +187,7 @@ class CountingRequest(AiohttpRequest):
         if name == "answerCallbackQuery" and request_data is not None:
             self._metrics.answering(request_data.parameters.get("callback_query_id"))
         status, payload = await super().do_request(url, method, request_data, **timeouts)
-        self._metrics.requested(name, status)
+        paid = request_data is not None and bool(request_data.parameters.get("allow_paid_broadcast"))
+        self._metrics.requested(name, status, paid=paid)
+
         return status, payload

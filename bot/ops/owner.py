@@ -107,7 +107,8 @@ class Owner:
 
     async def broadcast(self, person: Person, chat_id: int, message_id: int | None, action: str) -> str:
         """The confirmation button: the notice goes to every group with a game now, in its
-        language, through the messenger's pacing; the button goes; the owner hears how many."""
+        language, as a broadcast (the messenger's broadcast class: 30 a second, or paid); the
+        button goes; the owner hears how many."""
         if not self.may(person, chat_id):
             raise Refused("bad_button")
         if self._token is None or action != f"{BROADCAST}.{self._token}":
@@ -115,7 +116,8 @@ class Owner:
         self._token = None  # a second press (a double tap) sends nothing
         groups = await self._groups()
         for group, thread_id in groups.items():
-            self.messenger.post(group, t(await self.people.chat_lang(group), NOTICE), thread_id=thread_id)
+            self.messenger.broadcast_soon(group, t(await self.people.chat_lang(group), NOTICE), thread_id=thread_id)
+
         log.info("maintenance notice sent to %d groups", len(groups))
         done = nt(person.lang, "Sent to {n} group.", "Sent to {n} groups.", len(groups))
         if message_id is not None:

@@ -1,7 +1,8 @@
-"""What goes out to Telegram: every Bot API call and its errors (``messenger``), each group's write
-budget and the whole bot's (``pacing``), how many writes are in flight (``inflight``), answers on
-connections of their own (``lanes``), the HTTP requests themselves (``http``), inline keyboards
-with the callback-data grammar (``keyboard``) and the platform's button actions, each named once
+"""What goes out to Telegram: every Bot API call and its errors, broadcasts (``messenger``), each
+group's write budget and the broadcasts' class (``pacing``), the whole bot's pace learnt from
+Telegram (``pace``), how many writes are in flight (``inflight``), answers on connections of
+their own (``lanes``), the HTTP requests themselves (``http``), inline keyboards with the
+callback-data grammar (``keyboard``) and the platform's button actions, each named once
 (``actions``).
 
 It may use ``words`` and ``logs``; it knows nothing of games.

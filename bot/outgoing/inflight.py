@@ -1,6 +1,6 @@
 """How many writes may wait for Telegram's answer at once: as many as it answers promptly.
 
-Telegram's budget (about 30 writes a second) says how many writes may start; how many may be
+The bot's pace (bot/outgoing/pace.py) says how many writes may start a second; how many may be
 under way at once is a second limit, set by how fast Telegram answers. A write in flight holds a
 connection, and a Telegram that answers slowly under load (an incident, a busy Bot API server
 of one's own) answers slower still the more it is asked at once, the answers to presses among

@@ -4,15 +4,19 @@
   callback marks the user, the caller decides the rest.
 - "message is not modified": NOT_MODIFIED, harmless.
 - "message to edit not found" / deleted: MISSING, the caller re-posts.
-- ``RetryAfter`` (429): the whole chat waits it out (``Pacer.hold``), then the call is
-  made again: a 429 means Telegram did nothing. One log line, no traceback.
+- ``RetryAfter`` (429): the whole chat waits it out (``Pacer.refused``, which also tells the
+  bot's learnt pace), then the call is made again, as often as it takes: a 429 means Telegram
+  did nothing, and a write is never dropped for it. One log line, no traceback.
 - ``ChatMigrated``: the ``on_migrate`` callback re-keys the chat, MIGRATED is returned.
 - Network errors, time-outs, 5xx: an edit, a delete or an answer is made again with backoff
   (doing it twice is harmless); a new message only when it surely never reached Telegram (the
   connection was refused), because sending it twice would post it twice. Otherwise UNSURE.
 Writes (sends, edits, deletes) are paced (bot/outgoing/pacing.py): a group's budget, the whole
-bot's, and how many may be in flight while Telegram answers promptly; a person waiting (a reply,
-a ping) before the game's own edits. Each write tells the pacer how long Telegram took.
+bot's pace, and how many may be in flight while Telegram answers promptly; a person waiting (a
+reply, a ping) before the game's own edits. Each write tells the pacer how long Telegram took.
+``broadcast`` sends one of many notices nobody waits for (the maintenance notice, next-game
+notices, a season's end) in the pacer's broadcast class, with ``allow_paid_broadcast`` when the
+operator pays for faster broadcasts.
 Answers to button presses are never paced, never wait behind a write (they have connections of
 their own: bot/outgoing/lanes.py), and are tried again only while Telegram would still take them
 (about 15 s after the press): a 429 on one answer holds no other.
@@ -37,7 +41,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.logs import network_failure
 from bot.words.format import at_word
-from bot.outgoing.pacing import GAME, PERSON, Pacer, Slot
+from bot.outgoing.pacing import GAME, PERSON, TIDY, Pacer, Slot
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +126,7 @@ class Messenger:
                     new_message: bool = False, priority: int = GAME, still: Callable[[], bool] | None = None,
                     retries: int | None = None, within: float | None = None,
                     prepare: Callable[[], Awaitable[Any]] | None = None, tag: object = None,
-                    leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
+                    leaving: Callable[[], Awaitable[None]] | None = None, broadcast: bool = False) -> Sent:
         """Make one call with the errors handled; ``new_message``: it posts a message (not safe
         to repeat after an unclear failure); ``priority``: who waits for it (bot/outgoing/pacing.py);
         ``still``: asked before it goes out, False drops it; ``within``: seconds after which it
@@ -130,15 +134,17 @@ class Messenger:
         before it is timed (draw its picture); ``tag``: see ``Pacer.hurry``; ``leaving``: awaited
         when the request is about to leave, its turn come (a message that must go out once stores
         its intent then, not while it waits: a stop before its turn leaves it unsent and unmarked
-        for the next start)."""
+        for the next start); ``broadcast``: see ``broadcast``. ``retries``: tries after a network
+        error (and, when given, after a 429: one try for what a press waits for)."""
         attempt = floods = 0
+        flood_tries = retries  # None: a 429 is waited out as often as it comes
         retries = self.max_retries if retries is None else retries
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within if within is not None else None
         while True:
             slot = None
             if chat_id is not None:
-                slot = await self.pacer.wait(chat_id, priority=priority, still=still, tag=tag)
+                slot = await self.pacer.wait(chat_id, priority=priority, still=still, tag=tag, broadcast=broadcast)
                 if slot is None:
                     return Sent(Result.DROPPED)
             if still is not None and not still():
@@ -158,7 +164,7 @@ class Messenger:
             except RetryAfter as exc:
                 floods += 1
                 wait = _seconds(getattr(exc, "_retry_after", None) or exc.retry_after)
-                if floods > retries:
+                if flood_tries is not None and floods > flood_tries:
                     log.warning("chat %s: still flood-controlled after %d tries; giving up", chat_id, floods)
                     return Sent(Result.FAILED)
                 if deadline is not None and loop.time() + wait > deadline:
@@ -169,7 +175,7 @@ class Messenger:
                 else:
                     log.warning("flood control on chat %s: every write there waits %.1f s", chat_id, wait)
                 if chat_id is not None:
-                    self.pacer.hold(chat_id, wait + 0.1)
+                    self.pacer.refused(chat_id, wait + 0.1, slot)
                 else:
                     await asyncio.sleep(wait + 0.1)
             except ChatMigrated as exc:
@@ -372,7 +378,24 @@ class Messenger:
     def busy(self) -> bool:
         return bool(self._tasks)
 
+    async def broadcast(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+                        thread_id: int = 0) -> Sent:
+        """One of many chats told the same at once, nobody waiting for it (the maintenance notice,
+        a next-game notice, a season's end): in the pacer's broadcast class, at most 30 a second,
+        or up to 1,000 with ``allow_paid_broadcast`` when the operator pays for it (each one
+        beyond the free 30 a second costs 0.1 Stars)."""
+        paid = self.pacer.paid_broadcasts or None
+        return await self._call(chat_id, lambda: self.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id or None,
+            allow_paid_broadcast=paid), new_message=True, priority=TIDY, broadcast=True)
+
+    def broadcast_soon(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+                       thread_id: int = 0) -> None:
+        """``broadcast`` in the background: whoever tells many chats waits for none of them."""
+        self._spawn(self.broadcast(chat_id, text, markup, thread_id=thread_id))
+
     async def send_dice(self, chat_id: int, emoji: str = "🎲", *, thread_id: int = 0) -> Sent:
+
         return await self._call(chat_id, lambda: self.bot.send_dice(
             chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
 

@@ -1,27 +1,41 @@
-"""Pacing what the bot writes: Telegram's limits per group and for the whole bot, in one queue.
+"""Pacing what the bot writes: each group's budget, the whole bot's pace, in one queue.
 
-Telegram takes about 20 messages (and edits) a minute into a group and about 30 a second from a
-whole bot; beyond that it answers 429 and makes the chat wait. The pacer lets a write out when
-both limits allow it, and only while fewer writes are in flight than Telegram answers promptly
+Telegram takes about 20 messages (edits included) a minute into a group; beyond that it answers
+429 and makes the chat wait. How much the whole bot may send is learnt from Telegram's answers
+(bot/outgoing/pace.py). The pacer lets a write out when its group's budget and the bot's pace
+allow it, and only while fewer writes are in flight than Telegram answers promptly
 (bot/outgoing/inflight.py). Writes that cannot go yet wait here, where a table's edits are
 coalesced (one waits per table: bot/table/background.py), not in the HTTP connection pool.
 
-Groups. Each group has a token bucket: a small burst for quick replies, then one write every
-``window / (per_minute - burst)`` seconds, never more than ``per_minute`` in any window. So a
-busy game's edits are spread evenly (one every ~3.5 s at 20 a minute) instead of a burst and
-then a long stall. After a 429 (``hold``) every write to that chat waits it out. A private chat
-has no bucket, only its holds.
+Lanes. Each chat the bot writes to is a lane, keyed by its chat id (``group_budget`` says which
+keys have a group's budget; a lane may later be keyed otherwise, e.g. an inline message's
+``chat_instance``). A group's lane has a token bucket: a small burst for quick replies, then one
+write every ``window / (per_minute - burst)`` seconds, never more than ``per_minute`` in any
+window. So a busy game's edits are spread evenly (one every ~3.5 s at 20 a minute) instead of a
+burst and then a long stall. After a 429 (``refused``, ``hold``) every write to that chat waits
+it out. A private chat has no bucket, only its holds.
+
+The whole bot. A bucket refilled at the learnt pace, holding a tenth of a second of it, so that
+writes go out evenly; when writes wait for it, the pace may grow (``BotPace.held_back``); a 429
+tells it too (``refused``).
+
+Broadcasts (``broadcast=True``: the maintenance notice, next-game notices, a season's end;
+messages to many chats at once that nobody waits for) are a class of their own: at most
+``BROADCASTS_PER_SECOND`` in any second, Telegram's advice for bulk notifications; with paid
+broadcasts (``TABLEBOT_PAID_BROADCAST``, ``allow_paid_broadcast``) up to 1,000, outside the bot's
+pace. A lane whose next writer is a broadcast waits for the class's turn in a queue of its own
+(first come, first served), so a thousand notices hold up no other write in the bot.
 
 Who goes first, in a group and in the whole bot's budget alike: a person waiting (``PERSON``: a
 command's reply, a turn mention, the results), then the game's own messages (``GAME``: a table
-or lobby edit, drawn when it goes out, so waiting costs it nothing), then clean-up (``TIDY``:
-an old ping deleted, buttons taken off). Urgency is a deadline: a writer counts as a person
-waiting ``priority × patience`` seconds after it came (``patience``: a sixth of the window, 10 s
-at Telegram's minute), so that a stream of replies delays the tables and never starves them.
-Game writes and clean-up also leave one token of a group's burst to people, so a reply in a busy
-group goes out at the next spacing, not after the edits. Among the chats whose bucket allows a
-write now, the most urgent writer goes; between writers equally urgent, the one that came
-first. When a thousand groups want more than the bot's 30 writes a second, each table's edit
+or lobby edit, drawn when it goes out, so waiting costs it nothing), then clean-up and broadcasts
+(``TIDY``: an old ping deleted, buttons taken off). Urgency is a deadline: a writer counts as a
+person waiting ``priority × patience`` seconds after it came (``patience``: a sixth of the
+window, 10 s at Telegram's minute), so that a stream of replies delays the tables and never
+starves them. Game writes and clean-up also leave one token of a group's burst to people, so a
+reply in a busy group goes out at the next spacing, not after the edits. Among the chats whose
+bucket allows a write now, the most urgent writer goes; between writers equally urgent, the one
+that came first. When a thousand groups want more than the bot's pace, each table's edit
 therefore waits behind the others' that came before it, then goes: every group's table moves
 forward in turn.
 
@@ -35,15 +49,26 @@ dropped without spending a token.
 from __future__ import annotations
 
 import asyncio
+import collections
 import heapq
 import itertools
-import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Hashable
 
 from bot.outgoing.inflight import InFlightLimit
+from bot.outgoing.pace import BotPace
 
 PERSON, GAME, TIDY = 0, 1, 2  # who waits for a write (see the module's docstring)
+BROADCASTS_PER_SECOND = 30  # the Bot FAQ: "not more than about 30 messages per second" in bulk
+PAID_BROADCASTS_PER_SECOND = 1000  # with allow_paid_broadcast (0.1 Stars a message beyond the free 30)
+BROADCAST_MARGIN = 0.05  # seconds more in a broadcasts' "second" (the way to Telegram varies)
+BURST_SECONDS = 0.1  # the bot's bucket holds this much of its pace
+
+
+def group_budget(key: Hashable) -> bool:
+    """Whether the lane ``key`` keeps to a group's budget: a group's chat id (negative). A
+    private chat (positive) has none; a lane keyed otherwise says here whether it has one."""
+    return isinstance(key, int) and key < 0
 
 
 @dataclass(eq=False)
@@ -54,12 +79,14 @@ class _Waiter:
     future: asyncio.Future
     still: Callable[[], bool] | None
     tag: object = None  # the writers it may be hurried with (``Pacer.hurry``)
+    broadcast: bool = False
 
 
 @dataclass(eq=False)
 class _Lane:
     """One chat: its bucket (a group's), its hold after a 429, its writers waiting."""
-    chat_id: int
+    key: Hashable
+    budget: bool  # a group's budget (``group_budget``)
     tokens: float
     refilled: float
     last: float = float("-inf")
@@ -71,10 +98,10 @@ class _Lane:
 class Slot:
     """A write's place in flight; ``done`` when Telegram answered it (or the write failed)."""
 
-    __slots__ = ("_pacer", "started", "crowded", "_open")
+    __slots__ = ("_pacer", "started", "crowded", "paced", "_open")
 
-    def __init__(self, pacer: Pacer, started: float, crowded: bool):
-        self._pacer, self.started, self.crowded, self._open = pacer, started, crowded, True
+    def __init__(self, pacer: Pacer, started: float, crowded: bool, paced: bool):
+        self._pacer, self.started, self.crowded, self.paced, self._open = pacer, started, crowded, paced, True
 
     def done(self, seconds: float | None = None, *, failed: bool = False) -> None:
         """Free the place; ``seconds``: how long Telegram took to answer (None: not a measure
@@ -86,7 +113,8 @@ class Slot:
 
 class Pacer:
     def __init__(self, per_minute: int, fast_spacing: float, window: float = 60.0, patience: float | None = None,
-                 *, per_second: float = 30.0, in_flight: InFlightLimit | None = None):
+                 *, pace: BotPace | None = None, in_flight: InFlightLimit | None = None,
+                 paid_broadcasts: bool = False):
         self.per_minute = max(1, per_minute)
         # A burst of a sixth of the budget (3 at 20 a minute): Start's lobby edit and table post
         # go out at once; the rest of the budget refills evenly over the window.
@@ -94,13 +122,18 @@ class Pacer:
         self.rate = max(self.per_minute - self.burst, 1) / window  # a group's tokens per second
         self.fast_spacing = fast_spacing
         self.patience = window / 6 if patience is None else patience  # waiting that moves a writer up a rank
-        self.per_second = per_second  # the whole bot's budget
+        self.pace = BotPace() if pace is None else pace  # the whole bot's writes a second
         self.in_flight = in_flight  # None: no limit
-        self._tokens, self._refilled = per_second, time.monotonic()
+        self.paid_broadcasts = paid_broadcasts
+        self.broadcasts_per_second = PAID_BROADCASTS_PER_SECOND if paid_broadcasts else BROADCASTS_PER_SECOND
+        self._tokens, self._refilled = 1.0, float("-inf")  # full at first
         self._flying = 0
-        self._lanes: dict[int, _Lane] = {}
+        self._lanes: dict[Hashable, _Lane] = {}
         self._ready: list[tuple] = []  # (deadline, order, stamp, lane, waiter): may write now
         self._later: list[tuple] = []  # (when, stamp, lane): its bucket or hold allows it then
+        self._broadcasts: list[tuple] = []  # (order, stamp, lane, waiter): waiting for their class's turn
+        self._admitted: tuple | None = None  # the one of those whose turn has come, in ``_ready``
+        self._broadcast_times: collections.deque[float] = collections.deque()  # broadcasts let out lately
         self._order = itertools.count()
         self._stamps = itertools.count()
         self._runner: asyncio.Task | None = None
@@ -111,19 +144,24 @@ class Pacer:
         """Writes let out and not answered yet."""
         return self._flying
 
+    @property
+    def waiting(self) -> int:
+        """Writes waiting for their turn."""
+        return sum(len(lane.waiters) for lane in self._lanes.values())
+
     # ---- the writers' side ------------------------------------------------------------------
 
-    async def wait(self, chat_id: int, *, priority: int = GAME, still: Callable[[], bool] | None = None,
-                   tag: object = None) -> Slot | None:
+    async def wait(self, chat: Hashable, *, priority: int = GAME, still: Callable[[], bool] | None = None,
+                   tag: object = None, broadcast: bool = False) -> Slot | None:
         """Return when a write to this chat may go out: its place in flight (``done`` it when
         Telegram answered), or None when ``still()`` said meanwhile that it is no longer wanted
-        (no token spent). ``tag``: see ``hurry``."""
+        (no token spent). ``tag``: see ``hurry``; ``broadcast``: one of many chats told the same
+        (see the module's docstring)."""
         loop = asyncio.get_running_loop()
-        now = time.monotonic()
-        lane = self._lanes.get(chat_id)
-        if lane is None:
-            lane = self._lanes[chat_id] = _Lane(chat_id, float(self.burst), now)
-        waiter = _Waiter(now, now + priority * self.patience, next(self._order), loop.create_future(), still, tag)
+        now = loop.time()
+        lane = self._lane(chat, now)
+        waiter = _Waiter(now, now + priority * self.patience, next(self._order), loop.create_future(), still, tag,
+                         broadcast)
         lane.waiters.append(waiter)
         self._place(lane, now)
         self._wake()
@@ -138,29 +176,34 @@ class Pacer:
                 waiter.future.result().done()
             raise
 
-    def hurry(self, chat_id: int, tag: object, priority: int) -> None:
+    def hurry(self, chat: Hashable, tag: object, priority: int) -> None:
         """The writers of this chat waiting with ``tag`` are from now on at least as urgent as
         ``priority`` (a reply that a more urgent one waits behind takes its rank)."""
-        lane = self._lanes.get(chat_id)
+        lane = self._lanes.get(chat)
         hurried = False
         for waiter in lane.waiters if lane is not None else ():
             deadline = waiter.since + priority * self.patience
             if waiter.tag is tag and deadline < waiter.deadline:
                 waiter.deadline, hurried = deadline, True
         if hurried:
-            self._place(lane, time.monotonic())
+            self._place(lane, _now())
             self._wake()
 
-    def hold(self, chat_id: int, seconds: float) -> None:
-        """Telegram said 429 for this chat: no write to it before ``seconds`` have passed."""
-        now = time.monotonic()
-        lane = self._lanes.get(chat_id)
-        if lane is None:
-            lane = self._lanes[chat_id] = _Lane(chat_id, float(self.burst), now)
+    def hold(self, chat: Hashable, seconds: float) -> None:
+        """No write to this chat before ``seconds`` have passed (Telegram's ``retry_after``)."""
+        now = _now()
+        lane = self._lane(chat, now)
         lane.hold_until = max(lane.hold_until, now + seconds)
         lane.tokens = min(lane.tokens, 0.0)
         self._place(lane, now)
         self._wake()
+
+    def refused(self, chat: Hashable, seconds: float, slot: Slot | None) -> None:
+        """Telegram answered 429 to the write that held ``slot``: its chat waits ``seconds``, and
+        the bot's pace hears of it (a whole bot's limit shows as many chats refused at once)."""
+        self.hold(chat, seconds)
+        if slot is not None and slot.paced:
+            self.pace.refused(chat, slot.started)
 
     async def close(self, timeout: float = 1.0) -> None:
         """Cancel the writers still waiting and the pacer's task, and wait until it has stopped
@@ -177,27 +220,38 @@ class Pacer:
         self._lanes.clear()
         self._ready.clear()
         self._later.clear()
+        self._broadcasts.clear()
+        self._admitted = None
 
     # ---- where each chat stands -------------------------------------------------------------
 
+    def _lane(self, key: Hashable, now: float) -> _Lane:
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = _Lane(key, group_budget(key), float(self.burst), now)
+        return lane
+
     def _place(self, lane: _Lane, now: float) -> None:
-        """Queue the lane anew: ready now for its most urgent writer, or when its bucket (or
-        hold) allows; an idle lane is let go once it has nothing to remember."""
+        """Queue the lane anew: ready now for its most urgent writer (a broadcast: in the queue
+        for its class's turn), or when its bucket (or hold) allows; an idle lane is let go once
+        it has nothing to remember."""
         lane.stamp = next(self._stamps)
         lane.waiters = [w for w in lane.waiters if not w.future.done()]
         if not lane.waiters:
             forget_at = self._idle_until(lane, now)
             if forget_at <= now:
-                self._lanes.pop(lane.chat_id, None)
+                self._lanes.pop(lane.key, None)
             else:
                 heapq.heappush(self._later, (forget_at, lane.stamp, lane))
             return
         first = min(lane.waiters, key=lambda w: (w.deadline, w.order))
-        delay = self._delay(lane, now, first)
-        if delay <= 0:
-            heapq.heappush(self._ready, (first.deadline, first.order, lane.stamp, lane, first))
+        when = now + self._delay(lane, now, first)
+        if when > now:  # (a delay too small to move the clock is none: it would be due again at once)
+            heapq.heappush(self._later, (when, lane.stamp, lane))
+        elif first.broadcast:  # in line by when it came: a lane queued anew keeps its place
+            heapq.heappush(self._broadcasts, (first.order, lane.stamp, lane, first))
         else:
-            heapq.heappush(self._later, (now + delay, lane.stamp, lane))
+            heapq.heappush(self._ready, (first.deadline, first.order, lane.stamp, lane, first))
 
     def _refill(self, lane: _Lane, now: float) -> None:
         lane.tokens = min(float(self.burst), lane.tokens + (now - lane.refilled) * self.rate)
@@ -206,7 +260,7 @@ class Pacer:
     def _delay(self, lane: _Lane, now: float, first: _Waiter) -> float:
         """Seconds until the lane may write for ``first``: a group's bucket and spacing, a hold."""
         held = lane.hold_until - now
-        if lane.chat_id > 0:
+        if not lane.budget:
             return held
         self._refill(lane, now)
 
@@ -220,7 +274,7 @@ class Pacer:
 
     def _idle_until(self, lane: _Lane, now: float) -> float:
         """When an idle lane holds nothing worth keeping (full bucket, no hold)."""
-        if lane.chat_id > 0:
+        if not lane.budget:
             return lane.hold_until
         self._refill(lane, now)
         return max(now + (self.burst - lane.tokens) / self.rate, lane.hold_until)
@@ -228,17 +282,18 @@ class Pacer:
     # ---- letting writes out -----------------------------------------------------------------
 
     async def _run(self) -> None:
-        while self._ready or self._later:
-            now = time.monotonic()
+        while self._ready or self._later or self._broadcasts:
+            now = _now()
             while self._later and self._later[0][0] <= now:
                 _, stamp, lane = heapq.heappop(self._later)
                 if stamp == lane.stamp:
                     self._place(lane, now)
+            turn = self._admit(now)
             while self._ready and self._ready[0][2] != self._ready[0][3].stamp:
                 heapq.heappop(self._ready)
             if not self._ready:
-                if self._later:
-                    await self._sleep(self._later[0][0])
+                if self._later or turn is not None:
+                    await self._sleep(turn)
                 continue
             deadline, _, _, lane, waiter = self._ready[0]
             if waiter.future.done() or waiter.still is not None and not waiter.still():
@@ -248,35 +303,64 @@ class Pacer:
                     waiter.future.set_result(None)
                 self._place(lane, now)
                 continue
-            until = self._bot_allows(now, urgent=deadline <= now, deadline=deadline)
+            paced = not (waiter.broadcast and self.paid_broadcasts)
+            until = self._bot_allows(now, urgent=deadline <= now, deadline=deadline, paced=paced)
             if until is None or until > now:
-                await self._sleep(until)
+                await self._sleep(turn if until is None or turn is not None and turn < until else until)
                 continue
             heapq.heappop(self._ready)
             lane.waiters.remove(waiter)
-            self._grant(lane, waiter, now)
+            self._grant(lane, waiter, now, paced)
             self._place(lane, now)
 
-    def _bot_allows(self, now: float, *, urgent: bool, deadline: float) -> float | None:
+    def _admit(self, now: float) -> float | None:
+        """Let the next broadcast whose group allows it into the queue of writes ready, when
+        its class's second has room; returns when to look again (None: no broadcast waits)."""
+        if self._admitted is not None and self._admitted[1] != self._admitted[2].stamp:
+            self._admitted = None  # its lane was queued anew meanwhile
+        while self._broadcasts and self._broadcasts[0][1] != self._broadcasts[0][2].stamp:
+            heapq.heappop(self._broadcasts)
+        if self._admitted is not None or not self._broadcasts:
+            return None
+        times = self._broadcast_times
+        while times and now - times[0] >= 1.0 + BROADCAST_MARGIN:
+            times.popleft()
+        if len(times) >= self.broadcasts_per_second:
+            return times[0] + 1.0 + BROADCAST_MARGIN
+        if times and now - times[-1] < 1.0 / self.broadcasts_per_second:  # evenly: a late one does not catch up
+            return times[-1] + 1.0 / self.broadcasts_per_second
+        _, stamp, lane, waiter = self._admitted = heapq.heappop(self._broadcasts)
+        heapq.heappush(self._ready, (waiter.deadline, waiter.order, stamp, lane, waiter))
+        return None
+
+    def _bot_allows(self, now: float, *, urgent: bool, deadline: float, paced: bool) -> float | None:
         """When the whole bot may let one more write out: now, a time, or None (when a place
-        in flight is freed)."""
-        self._tokens = min(self.per_second, self._tokens + (now - self._refilled) * self.per_second)
+        in flight is freed). ``paced``: the write spends the bot's pace (a paid broadcast does not)."""
+        pace = self.pace.value
+        self._tokens = min(max(1.0, pace * BURST_SECONDS), self._tokens + (now - self._refilled) * pace)
         self._refilled = now
         if self.in_flight is not None:
             kept = 0 if urgent else self.in_flight.reserve  # places kept for people
             if self._flying >= self.in_flight.value - kept:
                 return None if urgent else deadline  # a freed place, or the writer's deadline
-        return now if self._tokens >= 1 else now + (1 - self._tokens) / self.per_second
+        if not paced or self._tokens >= 1:
+            return now
+        self.pace.held_back()  # a write its group allows waits for the bot's pace
+        return now + (1 - self._tokens) / pace
 
-    def _grant(self, lane: _Lane, waiter: _Waiter, now: float) -> None:
-        if lane.chat_id < 0:
+    def _grant(self, lane: _Lane, waiter: _Waiter, now: float, paced: bool) -> None:
+        if lane.budget:
             self._refill(lane, now)
             lane.tokens -= 1
         lane.last = now
-        self._tokens -= 1
+        if paced:
+            self._tokens -= 1
+        if waiter.broadcast:
+            self._broadcast_times.append(now)
+            self._admitted = None
         self._flying += 1
         crowded = self.in_flight is not None and self._flying >= self.in_flight.value - self.in_flight.reserve
-        waiter.future.set_result(Slot(self, now, crowded))
+        waiter.future.set_result(Slot(self, now, crowded, paced))
 
     def _release(self, slot: Slot, seconds: float | None, failed: bool) -> None:
         self._flying -= 1
@@ -292,7 +376,7 @@ class Pacer:
         self._alarm = alarm = loop.create_future()
         timer = None
         if until is not None:
-            timer = loop.call_later(max(0.0, until - time.monotonic()), _ring, alarm)
+            timer = loop.call_later(max(0.0, until - loop.time()), _ring, alarm)
         try:
             await alarm
         finally:
@@ -304,6 +388,11 @@ class Pacer:
         """Something changed (a writer came, a place was freed): look again."""
         if self._alarm is not None and not self._alarm.done():
             self._alarm.set_result(None)
+
+
+def _now() -> float:
+    """The event loop's clock (monotonic; a test's loop may run on a clock of its own)."""
+    return asyncio.get_running_loop().time()
 
 
 def _ring(alarm: asyncio.Future) -> None:

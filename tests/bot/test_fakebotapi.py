@@ -637,7 +637,57 @@ async def test_optional_flood_control(bot):
         flood.stop()
 
 
+async def test_a_limit_for_the_whole_bot_unknown_to_it(bot):
+    limited = FakeBotAPI(bot_limit=3)
+    limited.start()
+    try:
+        for chat in (GROUP, GROUP - 1, GROUP - 2):
+            limited.add_group(chat, "G")
+        limited.add_user(ANNA, "Anna")
+        async with Bot(limited.token, base_url=limited.base_url) as b:
+            sent = await b.send_message(GROUP, "1")
+            await b.edit_message_text("1 edited", chat_id=GROUP, message_id=sent.message_id)  # edits count
+            await b.send_message(ANNA, "2")  # private chats too
+            with pytest.raises(RetryAfter):  # a fourth write within the second, to another group
+                await b.send_message(GROUP - 1, "3")
+            with pytest.raises(RetryAfter):  # that group waits its retry_after out, whatever the bot's second
+                limited.set_bot_limit(None)
+                await b.send_message(GROUP - 1, "3")
+            await b.send_message(GROUP - 2, "4")  # the limit lifted: another chat writes again
+            limited.set_bot_limit(3)
+            await asyncio.sleep(1.0)  # a new second, and its retry_after passed
+            await b.send_message(GROUP - 1, "3")
+            # Paid broadcasts are outside the limit.
+            for _ in range(5):
+                await b.send_message(ANNA, "paid", allow_paid_broadcast=True)
+        assert limited.floods_by_kind() == {"bot": 1, "held": 1}
+        assert [m.text for m in limited.messages(GROUP - 1)] == ["3"]
+        assert limited.violations == []
+    finally:
+        limited.stop()
+
+
+async def test_a_groups_limit_counts_edits_in_a_window_of_its_own(bot):
+    limited = FakeBotAPI(flood_limit=3, flood_window=0.5)
+    limited.start()
+    try:
+        limited.add_group(GROUP, "G")
+        async with Bot(limited.token, base_url=limited.base_url) as b:
+            sent = await b.send_message(GROUP, "1")
+            await b.edit_message_text("2", chat_id=GROUP, message_id=sent.message_id)
+            await b.edit_message_text("3", chat_id=GROUP, message_id=sent.message_id)
+            with pytest.raises(RetryAfter):  # a fourth within half a second: refused for a second (at least 1)
+                await b.edit_message_text("4", chat_id=GROUP, message_id=sent.message_id)
+            await asyncio.sleep(1.0)
+            await b.edit_message_text("4", chat_id=GROUP, message_id=sent.message_id)
+        assert limited.floods_by_kind() == {"group": 1}
+        assert limited.writes_per_minute(GROUP, window=0.5) == 3
+    finally:
+        limited.stop()
+
+
 async def test_json_bodies_and_query_strings_are_understood(fake):
+
     import httpx
 
     url = f"{fake.base_url}{fake.token}"

@@ -130,6 +130,24 @@ async def test_the_broadcast_reaches_the_groups_with_open_games_once_after_confi
     assert [m.text for m in replies(fake, LOBBY, "🛠")] == [russian]
     assert not replies(fake, QUIET, "🛠")  # no open game there
     assert not replies(fake, 4, "🛠")  # Dima's game against a computer runs in private: not a group
+    assert not any("allow_paid_broadcast" in r.params for r in fake.calls("sendMessage"))  # not paid for
+
+
+async def test_with_paid_broadcasts_the_notice_goes_as_a_paid_broadcast(fake, tmp_path):
+    runner = await BotRunner(fake, tmp_path / "tablebot.sqlite3", owner_id=OWNER, paid_broadcast=True).start()
+    try:
+        owner, _ = await world(fake, runner, finished=False)
+        await owner.say(OWNER, "/broadcast_maintenance")
+        ask = fake.last_bot_message(OWNER)
+        assert (await owner.press(OWNER, ask.message_id, button_data(ask, text="Send")))["text"] == "Sent to 2 groups."
+        await runner.idle()
+        notices = [r for r in fake.calls("sendMessage") if "🛠" in r.params["text"] and r.chat_id in (RUNNING, LOBBY)]
+        assert len(notices) == 2 and all(r.ok and r.params.get("allow_paid_broadcast") is True for r in notices)
+        # Everything else the bot wrote is not a broadcast: nobody pays for it.
+        assert sum(1 for r in fake.requests if r.params.get("allow_paid_broadcast")) == 2
+    finally:
+        await runner.stop()
+
 
 
 async def test_nobody_to_tell_and_no_button(fake, owned):

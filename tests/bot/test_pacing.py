@@ -7,6 +7,7 @@ import asyncio
 import time
 
 from bot.outgoing.inflight import InFlightLimit, LoopLag
+from bot.outgoing.pace import BotPace
 from bot.outgoing.pacing import GAME, PERSON, Pacer
 from engines import lucky
 from tests.bot.harness import BotRunner, Player, button_data
@@ -32,7 +33,7 @@ async def test_the_pacer_never_exceeds_its_budget_in_any_window():
 async def test_groups_take_turns_in_the_bots_budget_and_a_person_goes_before_every_table():
     # Forty groups, each with its table's next edit always waiting (a busy game's coalesced
     # redraw asks again once the last is out): together far more than the bot's budget.
-    pacer = Pacer(per_minute=60_000, fast_spacing=0.0, per_second=100.0)
+    pacer = Pacer(per_minute=60_000, fast_spacing=0.0, pace=BotPace(start=100.0, most=100.0))
     groups = list(range(-40, 0))
     grants: list = []
 

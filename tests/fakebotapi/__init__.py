@@ -10,9 +10,10 @@ faults.py for fault mode, oddities.py for raw and odd updates and inline.py for 
 
 from .oddities import (CHANNEL_BOT, GROUP_ANONYMOUS_BOT, ODD_CALLBACK_DATA, command_entities,
                        mutate_callback_data)
+from .limits import Limits, most_within
 from .server import ApiError, FakeBotAPI
 from .world import CallbackStats, Fault, Message, Request
 
-__all__ = ["ApiError", "FakeBotAPI", "Message", "Request", "Fault", "CallbackStats",
+__all__ = ["ApiError", "FakeBotAPI", "Limits", "most_within", "Message", "Request", "Fault", "CallbackStats",
            "CHANNEL_BOT", "GROUP_ANONYMOUS_BOT", "ODD_CALLBACK_DATA", "command_entities",
            "mutate_callback_data"]

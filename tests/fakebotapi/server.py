@@ -33,6 +33,12 @@ A hostile and unlucky world (see faults.py and oddities.py):
   answers later than ``callback_answer_timeout`` (15 s) are refused like Telegram does.
 - ``set_latency(0.3, under_load=0.004)``: a slow Telegram, slower still the more requests it
   serves at once (see latency.py).
+- ``FakeBotAPI(flood_limit=20)`` / ``set_group_limit(20)``: a group's writes, edits included,
+  at most 20 in any minute (``flood_window``); ``bot_limit=60`` / ``set_bot_limit(60)``: at
+  most 60 writes a second for the whole bot, a limit the bot is not told (paid broadcasts
+  aside). Beyond either, 429 with retry_after, and the chat is held until then (limits.py).
+  ``floods_by_kind()``: the 429s given, by kind (``group``, ``bot``, ``held``: a write before
+  its chat's retry_after passed, ``fault``, ``injected``).
 - ``poll_overlaps``: every getUpdates that came while another connection's was still waiting
   (two bot instances polling at once). Like Telegram, the newer poll ends the older one with
   409 "Conflict: terminated by other getUpdates request". A poll whose client hung up (a bot
@@ -69,7 +75,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import random
 import re
 import select
@@ -90,6 +95,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from .faults import DEFAULT_KINDS, FaultPlan, draw_fault
 from .inline import InlineMode
 from .latency import Latency
+from .limits import Limits, most_within
 from .methods import (
     _COMMAND_RE,
     PTB_DEFAULTS_EXTRA,
@@ -153,17 +159,20 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
                  bot_username: str = "tablebot_test_bot",
                  spec_path: str | Path = DEFAULT_SPEC_PATH, seed: int = 0,
                  bot_first_name: str = "TableBot", privacy_mode: bool = True,
-                 flood_limit: int | None = None, callback_answer_timeout: float | None = 15.0):
+                 flood_limit: int | None = None, flood_window: float = 60.0, bot_limit: int | None = None,
+                 callback_answer_timeout: float | None = 15.0):
         """privacy_mode: like a bot with the default privacy mode, the bot does not receive plain
         group messages (only commands, replies to its messages, @mentions, service messages;
-        everything when it is a group admin). flood_limit: if set, a write to a group beyond
-        this many in the trailing 60 s fails with 429 and retry_after (Telegram's flood
-        control; about 20 is the documented figure). callback_answer_timeout: seconds after a
-        press when Telegram stops taking its answer ("query is too old"); None: no limit."""
+        everything when it is a group admin). flood_limit: if set, a write to a group (edits
+        too) beyond this many in the trailing ``flood_window`` seconds fails with 429 and
+        retry_after (Telegram's flood control; about 20 a minute is the documented figure).
+        bot_limit: writes a second for the whole bot (see ``set_bot_limit``).
+        callback_answer_timeout: seconds after a press when Telegram stops taking its answer
+        ("query is too old"); None: no limit."""
         self.token = token
         self.callback_answer_timeout = callback_answer_timeout
         self.privacy_mode = privacy_mode
-        self.flood_limit = flood_limit
+        self._limits = Limits(group=flood_limit, group_window=flood_window, bot=bot_limit)
         self.bot_id = bot_id
         self.bot_username = bot_username
         self.bot_first_name = bot_first_name
@@ -210,7 +219,6 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
         self.faults: list[Fault] = []
         self._fault_plan: FaultPlan | None = None
         self._fault_rng = random.Random(0)
-        self._chat_holds: dict[int | str, float] = {}  # chat -> monotonic end of a 429 wait
         self._latency = Latency()
         # Set while the fake stops or is down: a slowed request's wait ends early. (Not the
         # world's condition: every change of the world would wake every slowed request.)
@@ -663,14 +671,39 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
         with self._lock:
             return len(self._updates)
 
-    def writes_per_minute(self, chat_id: int, *, include_failed: bool = False) -> int:
-        """Most send/edit/delete requests to the chat within any 60-second window."""
+    def writes_per_minute(self, chat_id: int, *, include_failed: bool = False, window: float = 60.0) -> int:
+        """Most send/edit/delete requests to the chat within any ``window`` seconds."""
         with self._lock:
             times = sorted(
                 r.time for r in self.requests
                 if r.chat_id == chat_id and _is_write(r.method) and (r.ok or include_failed)
             )
-        return _most_in_a_minute(times)
+        return most_within(times, window)
+
+    def set_group_limit(self, writes: int | None, *, window: float = 60.0) -> None:
+        """From now on at most ``writes`` writes (edits included) into one group in any ``window``
+        seconds (None: no limit); beyond it, 429 with retry_after (kind ``group``)."""
+        with self._lock:
+            self._limits.group, self._limits.group_window = writes, window
+
+    def set_bot_limit(self, per_second: int | None) -> None:
+
+        """From now on at most ``per_second`` writes a second for the whole bot (None: no limit),
+        a limit the bot is not told: beyond it, 429 with retry_after (kind ``bot``). Writes sent
+        with allow_paid_broadcast are outside it (at most 1,000 a second of those)."""
+        with self._lock:
+            self._limits.bot = per_second
+
+    def floods_by_kind(self) -> dict[str, int]:
+        """The 429s the fake gave, by kind: ``group`` (a group's writes a minute), ``bot`` (the
+        whole bot's a second), ``paid``, ``held`` (before a chat's retry_after had passed),
+        ``fault`` (fault mode), ``injected`` (fail_next)."""
+        counts: dict[str, int] = {}
+        with self._lock:
+            for r in self.requests:
+                if r.error_code == 429:
+                    counts[r.flood or "other"] = counts.get(r.flood or "other", 0) + 1
+        return counts
 
     def writes_per_minute_by_chat(self) -> dict[int | str, int]:
         """``writes_per_minute`` of every chat written to, in one pass over the requests."""
@@ -679,7 +712,7 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
             for r in self.requests:
                 if r.ok and r.chat_id is not None and _is_write(r.method):
                     times.setdefault(r.chat_id, []).append(r.time)
-        return {chat: _most_in_a_minute(sorted(ts)) for chat, ts in times.items()}
+        return {chat: most_within(sorted(ts), 60.0) for chat, ts in times.items()}
 
     def check(self) -> None:
         """AssertionError listing the violations, if any."""
@@ -769,7 +802,7 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
         """Fault mode off and every chat's 429 wait forgotten (the record in `faults` stays)."""
         with self._lock:
             self._fault_plan = None
-            self._chat_holds.clear()
+            self._limits.clear_holds()
 
     def faults_by_kind(self) -> dict[str, int]:
         """How many faults of each kind happened ("429" counts chat holds too)."""
@@ -790,7 +823,8 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
         if kind == "429":
             wait = plan.retry_after
             if chat_id is not None:
-                self._chat_holds[chat_id] = now + wait
+                self._limits.hold(chat_id, now + wait)
+            req.flood = "fault"
             self._record_fault(req, "429", applied=False, retry_after=wait)
             raise _too_many_requests(wait)
         if kind == "500":
@@ -1010,7 +1044,7 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
             req.inline_chat = self._inline_chat_of(params)  # where an inline edit counts
             handler = getattr(self, "_m_" + canonical, None)
             with self._lock:
-                self._take_injection(canonical, params)
+                self._take_injection(canonical, params, req)
                 self._flood_control(canonical, params, now, req)
                 if self._strike(canonical, params, now, req) == "drop_before":
                     return 0, {}, req
@@ -1019,6 +1053,8 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
                         400, f"Bad Request: method {canonical} is not implemented by the fake",
                         violation=f"unimplemented method {canonical}")
                 result = handler(params)
+                if _is_write(canonical) and req.chat_id is not None:  # (an inline edit: its message's chat)
+                    self._limits.wrote(req.chat_id, now, paid=params.get("allow_paid_broadcast") is True)
             bugs = self.spec.check_value(result, self.spec.returns(canonical), "result")
             if bugs:
                 with self._lock:
@@ -1061,7 +1097,7 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
                     self._inflight -= 1
                     self._last_activity = time.monotonic()
 
-    def _take_injection(self, method: str, params: dict) -> None:
+    def _take_injection(self, method: str, params: dict, req: Request) -> None:
         for inj in self._injections:
             if inj["method"] != method:
                 continue
@@ -1071,38 +1107,25 @@ class FakeBotAPI(InlineMode, OddUpdates, TelegramMethods):
             if inj["count"] <= 0:
                 self._injections.remove(inj)
             code, description, parameters = inj["error"]
+            if code == 429:
+                req.flood = "injected"
             raise ApiError(code, description, parameters=parameters, injected=True)
 
     def _flood_control(self, method: str, params: dict, now: float, req: Request) -> None:
-        """429 for a write to a chat still waiting out a fault-mode 429 (Telegram refuses
-        until retry_after has passed), or beyond `flood_limit` writes a minute to a group."""
-        chat_id = params.get("chat_id")
+        """429 for a write to a chat still waiting out a 429 (Telegram refuses until
+        retry_after has passed), beyond its group's writes a minute or the whole bot's a
+        second (limits.py)."""
+        chat_id = req.chat_id  # its chat_id, or the chat of the inline message it edits
         if not _is_write(method) or chat_id is None:
             return
-        until = self._chat_holds.get(chat_id)
-        if until is not None and now < until:
-            wait = max(1, math.ceil(until - now))
-            self._record_fault(req, "429", applied=False, retry_after=wait, held=True)
-            raise _too_many_requests(wait)
-        if self.flood_limit is None or not isinstance(chat_id, int) or chat_id >= 0:
+        refused = self._limits.refusal(chat_id, now, paid=params.get("allow_paid_broadcast") is True)
+        if refused is None:
             return
-        recent = sorted(r.time for r in self.requests
-                        if r.ok and r.chat_id == chat_id and _is_write(r.method)
-                        and now - r.time < 60.0)
-        if len(recent) >= self.flood_limit:
-            wait = max(1, math.ceil(60.0 - (now - recent[-self.flood_limit])))
-            raise _too_many_requests(wait)
+        req.flood, wait = refused
+        if req.flood == "held":
+            self._record_fault(req, "429", applied=False, retry_after=wait, held=True)
+        raise _too_many_requests(wait)
 
-
-def _most_in_a_minute(times: list[float]) -> int:
-    """Most of the sorted ``times`` within any 60-second window."""
-    best = 0
-    lo = 0
-    for hi, t in enumerate(times):
-        while t - times[lo] >= 60.0:
-            lo += 1
-        best = max(best, hi - lo + 1)
-    return best
 
 
 def _hung_up(sock: socket.socket) -> bool:

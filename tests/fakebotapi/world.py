@@ -33,6 +33,8 @@ class Request:
     parameters: dict[str, Any] | None = None  # ResponseParameters of an error
     injected: bool = False  # the error came from fail_next()
     fault: str | None = None  # "429", "500", "slow" or "drop" when fault mode hit this request
+    flood: str | None = None  # a 429's kind: "group", "bot", "paid", "held", "fault", "injected" (limits.py)
+
     held_for: float = 0.0  # seconds a "slow" fault held the answer back
     violation: str | None = None  # the strictness violation this request committed
     ignored: list[str] = field(default_factory=list)  # PTB Defaults params the method lacks
