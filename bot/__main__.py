@@ -31,7 +31,7 @@ def run(argv: list[str] | None = None) -> int:
     then serve until SIGTERM or SIGINT. Exit codes: 0 stopped, 2 a problem the operator must fix
     (told in one line on stderr), 75 the standby lock or the database was lost while serving
     (restart it: it waits for the database, then as a standby)."""
-    from telegram import Update
+    from bot.updates import router
     from telegram.error import InvalidToken
 
     from bot.storage import instance
@@ -70,7 +70,7 @@ def run(argv: list[str] | None = None) -> int:
 
     tablebot = Tablebot(config, standby)
     application = tablebot.application
-    updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+    updates = router.UPDATES
     # What the start built (libraries, the application) stays for the life of the process: out of
     # the collector's sight, and the collector runs less often, its full passes shorter.
     gc.collect()

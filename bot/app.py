@@ -165,6 +165,9 @@ class Tablebot:
             self.web.mount(PAGE_PREFIX, build_page(self.core, config.token))
         updates = self.core.updates
         router.register(application, updates.prepare, updates.features, updates.presses)
+        if not application.bot.supports_inline_queries:
+            log.info("inline mode is off (@BotFather: /setinline): games start in groups and private chats only, "
+                     "not with @%s in any chat", application.bot.username)
         # The command menu: its first attempt is waited for a moment, what fails is tried again
         # in the background; it never holds up the start.
         first = asyncio.get_running_loop().create_future()

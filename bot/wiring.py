@@ -44,6 +44,7 @@ from bot.updates.door import Door
 from bot.updates.floods import CommandGuard
 from bot.updates.game import GameRoutes
 from bot.updates.help import Help
+from bot.updates.inline import InlineRoutes
 from bot.updates.lobby import LobbyRoutes
 from bot.updates.owner import OwnerRoutes
 from bot.updates.prepare import Prepare
@@ -184,6 +185,7 @@ def _updates(messenger: Messenger, table: TableRoom, lobbies: LobbyRoom, tables:
     features = [
         LobbyRoutes(lobbies.new_game, lobbies.links, lobbies.lobby, lobbies.next_game, messenger, help_,
                     bot_username=bot_username),
+        InlineRoutes(lobbies.lobby, table.book, table.people, messenger),
         ResultsRoutes(door, ending.replays, ending.rematch),
         RecordRoutes(ending.stats, messenger),
         SettingsRoutes(lobbies.settings, messenger),

@@ -74,7 +74,14 @@ class Finisher:
         match = end.match
         await match.stages.messages_caught_up()
         game = match.game
-        if game.results_msg is None:
+        if game.results_msg is None and game.inline:
+            # A game on a message posted via the bot: its results are that message's last edit
+            # (an edit made twice is harmless: no intent to store first).
+            lang = await self.people.chat_lang(game.chat_id)
+            await self.tables.show_results(match, *results_message(match, lang, end.record, end.sequels))
+            game.results_msg = UNKNOWN_MESSAGE
+            await self.store.save_messages(game)
+        elif game.results_msg is None:
             lang = await self.people.chat_lang(game.chat_id)
             text, markup = results_message(match, lang, end.record, end.sequels)
 
@@ -113,8 +120,9 @@ class Finisher:
                          game=name, names=", ".join(in_text(s.name) for s in game.seats))
             else:
                 text = t(lang, "{game} was cancelled by {name}.", game=name, name=in_text(change.by or "?"))
-            await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON,
-                                           leaving=lambda: self._shown(match))
+            if not game.inline:  # (there, the table says it: the bot cannot write in that chat)
+                await self.messenger.send_text(game.chat_id, text, thread_id=game.thread_id, priority=PERSON,
+                                               leaving=lambda: self._shown(match))
             await self.tables.strip(match)
         await self._shown(match)
         match.stages.ended.reach()

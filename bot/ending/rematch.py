@@ -11,7 +11,7 @@ from bot.ending.after import End, Sequel
 from bot.ending.results import rematch_button, results_markup
 from bot.lobby.lobby import Lobby
 from bot.lobby.menu import LobbyNote
-from bot.outgoing.keyboard import Answer
+from bot.outgoing.keyboard import Answer, Button
 from bot.outgoing.messenger import Messenger
 from bot.outgoing.pacing import TIDY
 from bot.storage.store import Game, Seat, Status
@@ -40,6 +40,9 @@ class Rematch:
         """🔁 under the results, unless play goes on by itself."""
         if any(sequel.goes_on for sequel in end.sequels):
             return None
+        game = end.match.game
+        if game.inline:  # there: a new invitation to the same game, in the same chat (the bot is not in it)
+            return Sequel(buttons=lambda lang: [Button(t(lang, "🔁 Rematch"), switch_inline=game.kind)])
         return Sequel(buttons=lambda lang: [rematch_button(lang)])
 
     def hear(self, change: Change) -> None:

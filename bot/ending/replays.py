@@ -71,6 +71,8 @@ class Replays:
         game, lang = match.game, person.lang
         if game.status != Status.FINISHED:
             raise Refused("not_over" if game.is_open else "bad_button")
+        if game.inline:
+            return await self._to_private(match, person)
         if chat_id != game.chat_id or message_id is None or message_id != game.results_msg:
             raise Refused("old_message")
         if game.id in self._making:
@@ -112,6 +114,20 @@ class Replays:
                 log.warning("the replay of game %s was not posted: %s", game.id, sent.result.value, extra=ids(game))
         finally:
             self._making.discard(game.id)
+
+    async def _to_private(self, match: Match, person: Person) -> Answer:
+        """A game played via inline mode: its replay goes to whoever asks, in their private chat
+        with the bot (the bot cannot write in the chat the game was played in)."""
+        if not await self.people.private_ok(person.id):
+            raise Refused("no_private_chat_self", bot=self.messenger.bot.username)
+        game, lang = match.game, person.lang
+
+        async def job() -> None:
+            log_ = [(seat, code) for _, seat, code in await self.store.actions(game.id)]
+            await self.messenger.send_animation(person.id, partial(self.draw, match, lang, log_),
+                                                self.caption(match, lang, len(log_)), priority=PERSON)
+        self.background.schedule(("replay", game.id, person.id), job)
+        return Answer(t(lang, "🎞 Making the replay of the whole game: it comes to our private chat."))
 
     async def draw(self, match: Match, lang: str, log_: list[tuple[int, str]]) -> bytes:
         """The GIF: the positions rebuilt (a thread: a long game is a few dozen ms of engine

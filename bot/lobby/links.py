@@ -62,7 +62,7 @@ class DeepLinks:
                 return t(lang, "Welcome back! Your game continues here.")
             return t(lang, "That lobby is closed. Ask for a new one with /new in the group.")
         info = registry.info(game.kind)
-        if game.chat_id < 0 and game.seat_of(person.id) is None:
+        if game.chat_id < 0 and not game.inline and game.seat_of(person.id) is None:  # (inline: no group to ask)
             member = await self.messenger.is_member(game.chat_id, person.id)
             if member is None:
                 return t(lang, "I could not check that you are in that group. Please try again in a minute.")
@@ -78,5 +78,7 @@ class DeepLinks:
         if answer.outcome == "already":
             # They were in already (joined before); make sure Start is not blocked by a stale note.
             self.lobby.clear_note(match)
+        if game.inline:  # a chat the bot knows by no title
+            return t(lang, "You joined {game}. Your secrets will come here.", game=game_name(info, lang))
         return t(lang, "You joined {game} in {chat}. Your secrets will come here.",
                  game=game_name(info, lang), chat=title)

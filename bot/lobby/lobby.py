@@ -82,21 +82,24 @@ class Lobby:
 
     async def open(self, *, chat_id: int, thread_id: int, person: Person, info: GameInfo, options: dict,
                    chat_lang: str, start_now: bool = False, players: list[Seat] | None = None,
-                   computers: list[str] = (), note: LobbyNote | None = None) -> Match | None:
+                   computers: list[str] = (), note: LobbyNote | None = None,
+                   inline_msg: str | None = None) -> Match | None:
         """A new lobby here (None, after pointing to it, when a game is open here already);
-        ``note``: a line its message shows from the start."""
+        ``note``: a line its message shows from the start; ``inline_msg``: its message was posted
+        via the bot in a chat the bot is not in (then nothing is pointed to: it cannot write there)."""
         existing = await self.book.open_at(chat_id, thread_id)
         if existing is not None:
-            await self.point_to(existing, chat_lang)
+            if inline_msg is None:
+                await self.point_to(existing, chat_lang)
             return None
         host = Seat(0, person.id, person.seat_name)
         name_seats([host], chat_lang)
         try:
             game = await self.store.create_game(
                 kind=info.id, chat_id=chat_id, thread_id=thread_id, host=host,
-                options=options, seed=random.SystemRandom().randrange(1 << 62))
+                options=options, seed=random.SystemRandom().randrange(1 << 62), inline_msg=inline_msg)
         except PlaceTaken as taken:
-            other = await self.book.load(taken.game_id) if taken.game_id else None
+            other = await self.book.load(taken.game_id) if taken.game_id and inline_msg is None else None
             if other is not None:
                 await self.point_to(other, chat_lang)
             return None
@@ -314,17 +317,18 @@ class Lobby:
             problem = option_problem(info, game.options, len(game.seats))
             if problem is not None:
                 raise problem
-            if info.hidden_info:
-                missing = [s for s in game.seats
-                           if not s.is_computer and not await self.people.private_ok(s.user_id)]
-                if missing:
-                    waiting = tuple(s.name for s in missing)
-                    self._set_note(match, LobbyNote("waiting", {"names": waiting}))
-                    self._show(match)
-                    if any(s.user_id == person.id for s in missing):
-                        # Not her own name as if about someone else: what she herself must do.
-                        raise Refused("no_private_chat_self", bot=self.bot_username)
-                    raise Refused("no_private_chat", names=list(waiting))
+            # Secrets go by private message; an inline game's pictures go up through its host's.
+            needs = [s for s in game.seats if not s.is_computer
+                     and (info.hidden_info or game.inline and s.user_id == game.host_id)]
+            missing = [s for s in needs if not await self.people.private_ok(s.user_id)]
+            if missing:
+                waiting = tuple(s.name for s in missing)
+                self._set_note(match, LobbyNote("waiting", {"names": waiting}))
+                self._show(match)
+                if any(s.user_id == person.id for s in missing):
+                    # Not her own name as if about someone else: what she herself must do.
+                    raise Refused("no_private_chat_self", bot=self.bot_username)
+                raise Refused("no_private_chat", names=list(waiting))
             series = int(game.options.get("series") or 0)
             if series and len(game.seats) > 1:
                 # 1 means "one game per player", so that everyone starts once.

@@ -85,6 +85,8 @@ class Button:
     url: str | None = None
     turn_free: bool = False  # True: the button works on any turn (lobby, "my goal")
     web_app: str | None = None  # opens this page as a Mini App (Telegram allows it in private chats only)
+    # Types "@bot <this>" in the message field of the same chat (inline mode: a new lobby there).
+    switch_inline: str | None = None
 
 
 def markup(game: str, turn: int | None, rows: list[list[Button]]) -> InlineKeyboardMarkup | None:
@@ -114,6 +116,8 @@ def _markup(game: str, turn: int | None, rows: tuple[tuple[Button, ...], ...]) -
                 out.append(InlineKeyboardButton(b.text, url=b.url))
             elif b.web_app:
                 out.append(InlineKeyboardButton(b.text, web_app=WebAppInfo(b.web_app)))
+            elif b.switch_inline is not None:
+                out.append(InlineKeyboardButton(b.text, switch_inline_query_current_chat=b.switch_inline))
             else:
                 assert b.action is not None
                 out.append(InlineKeyboardButton(b.text, callback_data=data(game, None if b.turn_free else turn, b.action)))

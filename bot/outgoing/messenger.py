@@ -27,21 +27,20 @@ its write budget.
 from __future__ import annotations
 
 import asyncio
-import enum
 import hashlib
 import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-import aiohttp
 from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import CallbackQueryLimit, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.logs import network_failure
 from bot.words.format import at_word
 from bot.outgoing.pacing import GAME, PERSON, TIDY, Pacer, Slot
+from bot.outgoing.sent import Result, Sent, seconds_of, surely_not_delivered
 
 log = logging.getLogger(__name__)
 
@@ -50,40 +49,6 @@ MAX_PENDING_REPLIES = 8  # per group; more command replies than this are dropped
 PATIENT_SECONDS = 30.0  # how long a patient send waits for Telegram's answer
 ANSWER_SECONDS = 10.0  # an answer is tried again only this long: Telegram refuses one after ~15 s
 REPLIES = "replies"  # the pacer's tag of command replies (``Pacer.hurry``)
-
-
-class Result(enum.Enum):
-    OK = "ok"
-    NOT_MODIFIED = "not_modified"
-    MISSING = "missing"
-    FORBIDDEN = "forbidden"
-    MIGRATED = "migrated"
-    FAILED = "failed"
-    UNSURE = "unsure"  # a new message may or may not have been posted
-    DROPPED = "dropped"  # no longer wanted by the time it could go out (not sent)
-
-
-@dataclass
-class Sent:
-    result: Result
-    message: Message | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.result in (Result.OK, Result.NOT_MODIFIED)
-
-
-def _seconds(value: Any) -> float:
-    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
-
-
-def surely_not_delivered(exc: NetworkError) -> bool:
-    """The request never reached Telegram (connection refused, pool full), or Telegram answered
-    with an error status (5xx, 502) and did nothing: safe to make again even for a new message."""
-    cause = exc.__cause__
-    if isinstance(cause, (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError)):
-        return True
-    return not isinstance(exc, TimedOut) and not isinstance(cause, aiohttp.ClientError)
 
 
 # A picture is drawn when its write may go out, not before: a write waiting for the group's
@@ -97,6 +62,13 @@ class _Reply:
     """A command's reply waiting to go out: how urgent it is now, and its task."""
     priority: int
     task: asyncio.Task | None = None
+
+
+def _message(chat_id: int, message_id: int | str) -> dict:
+    """The message an edit is for, as the Bot API names it."""
+    if isinstance(message_id, str):
+        return {"inline_message_id": message_id}
+    return {"chat_id": chat_id, "message_id": message_id}
 
 
 @dataclass
@@ -163,7 +135,7 @@ class Messenger:
                 return Sent(Result.OK, value if isinstance(value, Message) else None)
             except RetryAfter as exc:
                 floods += 1
-                wait = _seconds(getattr(exc, "_retry_after", None) or exc.retry_after)
+                wait = seconds_of(getattr(exc, "_retry_after", None) or exc.retry_after)
                 if flood_tries is not None and floods > flood_tries:
                     log.warning("chat %s: still flood-controlled after %d tries; giving up", chat_id, floods)
                     return Sent(Result.FAILED)
@@ -238,7 +210,7 @@ class Messenger:
         text = exc.message.lower()
         if "not modified" in text:
             return Sent(Result.NOT_MODIFIED)
-        if "not found" in text and "message" in text or "message can't be" in text:
+        if "not found" in text and "message" in text or "message can't be" in text or "message_id_invalid" in text:
             return Sent(Result.MISSING)
         if "chat not found" in text:
             return Sent(Result.FORBIDDEN)
@@ -251,6 +223,8 @@ class Messenger:
     async def _photo(self, upload: _Upload) -> Any:
         """What to send: the file_id of the same picture uploaded before, or its bytes (drawn
         on the first attempt; a retry sends the same)."""
+        if isinstance(upload.draw, str):
+            return upload.draw  # a file_id already
         if upload.png is None:
             upload.png = await upload.draw()
             upload.key = hashlib.sha1(upload.png).hexdigest()
@@ -292,6 +266,32 @@ class Messenger:
                                 prepare=lambda: self._photo(upload), tag=tag)
         self._remember(upload, sent)
         return sent
+
+    async def carry(self, chat_id: int, message_id: int | None, picture: Picture,
+                    caption: str) -> tuple[str | None, int | None]:
+        """A picture put on Telegram's servers, for a message posted via the bot elsewhere (which
+        takes no upload): through a message of a chat the bot may write to, ``message_id`` (edited
+        to show it) or a new one (None, or the old one gone). Its file_id (None: it could not be
+        put there) and that message's id; a picture uploaded before is not uploaded again."""
+        upload = _Upload(picture)
+        known = await self._photo(upload)
+        if isinstance(known, str):
+            return known, message_id
+
+        async def make():
+            media = await self._photo(upload)
+            if message_id is None:
+                return await self.bot.send_photo(chat_id, media, caption=caption, parse_mode=ParseMode.HTML,
+                                                 disable_notification=True)
+            return await self.bot.edit_message_media(InputMediaPhoto(media, caption=caption, parse_mode=ParseMode.HTML),
+                                                     chat_id=chat_id, message_id=message_id)
+        sent = await self._call(chat_id, make, new_message=message_id is None)
+        self._remember(upload, sent)
+        if sent.result == Result.MISSING and message_id is not None:
+            return await self.carry(chat_id, None, lambda: self._photo(upload), caption)
+        if sent.message is None or not sent.message.photo:
+            return None, message_id
+        return sent.message.photo[-1].file_id, sent.message.message_id
 
     async def send_animation(self, chat_id: int, animation: Picture | str, caption: str, *, thread_id: int = 0,
                              reply_to: int | None = None, priority: int = PERSON) -> Sent:
@@ -400,34 +400,36 @@ class Messenger:
             chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
 
     # ---- editing ------------------------------------------------------------------------
+    # A message is a chat's (``chat_id``, ``message_id``), or one posted via the bot in a chat it
+    # is not in: then ``message_id`` is its inline_message_id (a string) and ``chat_id`` the key
+    # of its chat (``bot/storage/store.py``: ``inline_chat``), whose pace it keeps.
 
-    async def edit_text(self, chat_id: int, message_id: int, text: str,
+    async def edit_text(self, chat_id: int, message_id: int | str, text: str,
                         markup: InlineKeyboardMarkup | None = None) -> Sent:
         return await self._call(chat_id, lambda: self.bot.edit_message_text(
-            text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup))
+            text, **_message(chat_id, message_id), parse_mode=ParseMode.HTML, reply_markup=markup))
 
-    async def edit_photo(self, chat_id: int, message_id: int, picture: Picture, caption: str,
+    async def edit_photo(self, chat_id: int, message_id: int | str, picture: Picture | str, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
+        """``picture``: drawn and uploaded, or (an inline message takes no upload) a file_id."""
         upload = _Upload(picture)
 
         async def make():
             media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
-            return await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
-                                                     reply_markup=markup)
+            return await self.bot.edit_message_media(media, **_message(chat_id, message_id), reply_markup=markup)
         sent = await self._call(chat_id, make, prepare=lambda: self._photo(upload))
         self._remember(upload, sent)
         return sent
 
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str,
+    async def edit_caption(self, chat_id: int, message_id: int | str, caption: str,
                            markup: InlineKeyboardMarkup | None = None) -> Sent:
         return await self._call(chat_id, lambda: self.bot.edit_message_caption(
-            chat_id=chat_id, message_id=message_id, caption=caption, parse_mode=ParseMode.HTML,
-            reply_markup=markup))
+            **_message(chat_id, message_id), caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup))
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None, *,
+    async def edit_markup(self, chat_id: int, message_id: int | str, markup: InlineKeyboardMarkup | None, *,
                           priority: int = GAME) -> Sent:
         return await self._call(chat_id, lambda: self.bot.edit_message_reply_markup(
-            chat_id=chat_id, message_id=message_id, reply_markup=markup), priority=priority)
+            **_message(chat_id, message_id), reply_markup=markup), priority=priority)
 
     async def delete(self, chat_id: int, message_id: int, *, priority: int = GAME) -> Sent:
         return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), priority=priority)
@@ -471,6 +473,11 @@ class Messenger:
             text = at_word(text, CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
         return await self._call(None, lambda: self.bot.answer_callback_query(
             query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
+
+    async def answer_inline(self, query_id: str, results: list, *, cache_time: int, button=None) -> Sent:
+        """The results of an inline query, personal (each person's own: their buttons name them)."""
+        return await self._call(None, lambda: self.bot.answer_inline_query(
+            query_id, results, cache_time=cache_time, is_personal=True, button=button), within=ANSWER_SECONDS)
 
     def answer_soon(self, query_id: str, text: str | None = None, *, alert: bool = False,
                     url: str | None = None) -> None:

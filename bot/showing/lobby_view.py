@@ -51,6 +51,9 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
                            bot=bot_username))
         if kit_for(game.kind).ui.moves_in_private:
             lines.append(t(lang, "🔔 On your turn your private message with me moves down, so your phone rings."))
+        elif game.inline:  # (the bot cannot write in this chat)
+            lines.append(t(lang, "🔔 On your turn I ping you in private, once you have opened @{bot}; the host "
+                                 "opens it to start: the table's pictures come through it.", bot=bot_username))
         else:
             lines.append(t(lang, "🔔 On your turn I ping you in private (here, if you never opened @{bot}); "
                                  "/notify off mutes it.", bot=bot_username))
@@ -82,7 +85,7 @@ def lobby_message(game: Game, lang: str, note: LobbyNote | None, bot_username: s
             toggles.append(Button(f"{option_label(opt.key, lang)}: {shown} ▸", OPTION(opt.key, nxt),
                                   turn_free=True))
     rows += keyboard.chunk(toggles, 2)
-    if info.hidden_info:
+    if info.hidden_info or game.inline:  # secrets, or an inline game's pictures, go by private chat
         rows.append([Button(t(lang, "💬 Open the private chat"),
                             url=join_link(bot_username, game))])
     return View("\n".join(lines)), keyboard.markup(game.short_id, None, rows)

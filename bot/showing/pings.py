@@ -84,7 +84,8 @@ class Pings:
         if row is not None and row.private_ok and await self._ping_in_private(match, user_id, row.ping_msg):
             self._clear_group_ping(match)
             return
-        self.background.schedule(("mention", game.id), lambda: self._mention(match, seat, still))
+        if not game.inline:  # (the bot cannot write in the chat of a game played via inline mode)
+            self.background.schedule(("mention", game.id), lambda: self._mention(match, seat, still))
 
     async def _mention(self, match: Match, seat: int, still) -> None:
         """The ping as a mention in the group: once the table's edit that shows the turn is out
@@ -127,12 +128,12 @@ class Pings:
         user_id = game.seats[seat].user_id
         minutes_left = max(1, math.ceil(left / 60))
         info = registry.info(game.kind)
-        if match.ui.moves_in_private:
+        if match.ui.moves_in_private or game.inline:
             lang = await self.people.user_lang(user_id)
             text = t(lang, "⏰ Your move in {game}: {n} min left, then I will move for you.",
                      game=game_name(info, lang), n=minutes_left)
             sent = await self.messenger.send_text(user_id, text)
-            if sent.message is not None:
+            if sent.message is not None or game.inline:
                 return
         lang = await self.people.chat_lang(game.chat_id)
         text = t(lang, "⏰ {name}, your move: {n} min left, then I will move for you.",

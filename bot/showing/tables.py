@@ -18,7 +18,8 @@ from bot.outgoing import keyboard
 from bot.outgoing.actions import BACK, RULES
 from bot.outgoing.keyboard import Button
 from bot.showing.lobby_view import lobby_message
-from bot.showing.messages import Messages
+from bot.showing.messages import Carrier, Messages
+from bot.words.format import fit_caption
 from bot.storage.store import GameStore, Status
 from bot.table.background import Background
 from bot.table.book import GameBook, Match
@@ -95,7 +96,7 @@ class Tables:
         """The game is over: its table and private messages lose their buttons (the table is then
         redrawn to say how it ended)."""
         game = match.game
-        await self.messages.strip(game.chat_id, game.table_msg)
+        await self.messages.strip(game.chat_id, game.inline_msg or game.table_msg)
         for s in game.seats:
             await self.messages.strip(s.user_id, s.dm_msg)
         self.schedule_table(match)
@@ -118,21 +119,23 @@ class Tables:
             lang = await self.people.chat_lang(game.chat_id)
             minutes = await self.turns.minutes(game.chat_id)
             view, markup = lobby_message(game, lang, match.scratch.lobby_note, self.bot_username, minutes)
-            old, repost = game.lobby_msg, match.scratch.repost
+            old, repost = game.inline_msg or game.lobby_msg, match.scratch.repost
             new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
             if repost:
                 self._reposted(match, game.chat_id, old, new_id)
-            if new_id is not None and new_id != game.lobby_msg:
+            if new_id is not None and new_id != game.lobby_msg and not game.inline:
                 game.lobby_msg = new_id
                 await self.store.save_messages(game)
         self.background.schedule(("lobby", match.id), job, match.stages.lobby)
 
     def _close_lobby(self, match: Match, text: str) -> None:
-        """Turn the lobby message into a plain record (no buttons)."""
+        """Turn the lobby message into a plain record (no buttons). (An inline game's lobby becomes
+        its table: it says so only when the game did not start.)"""
         game = match.game
-        if game.lobby_msg is None:
+        message_id = game.inline_msg or game.lobby_msg
+        if message_id is None or game.inline and game.status == Status.RUNNING:
             return
-        chat_id, message_id, thread_id = game.chat_id, game.lobby_msg, game.thread_id
+        chat_id, thread_id = game.chat_id, game.thread_id
 
         async def job() -> None:
             await self.messages.show(chat_id, message_id, View(text), None, thread_id=thread_id)
@@ -183,13 +186,21 @@ class Tables:
         game = match.game
         if match.gone or match.state is None:
             return
+        if game.inline and game.results_msg is not None:
+            return  # an inline game's message shows its results now
         lang = await self.people.chat_lang(game.chat_id)
-        version, old, repost = game.version, game.table_msg, match.scratch.repost
+        version, old, repost = game.version, game.inline_msg or game.table_msg, match.scratch.repost
         view, markup = self.table_view(match, lang)
-        new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
+        new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost,
+                                          carrier=await self._carrier(match))
         if repost:
             self._reposted(match, game.chat_id, old, new_id)
         if new_id is None:
+            return
+        if game.inline:
+            if version != game.table_version:
+                game.table_version = version
+                await self.store.save_messages(game)
             return
         if new_id != game.table_msg or version != game.table_version:
             moved = new_id != game.table_msg
@@ -291,6 +302,30 @@ class Tables:
             else:
                 self._mark_reachable(match, seat, False)
 
+    # ---- a game on a message posted via the bot (inline mode) -------------------------------
+
+    async def _carrier(self, match: Match) -> Carrier | None:
+        """Where an inline game's pictures go up: the private chat of its host, or of another
+        player who has one (None: nobody has, and its pictures stay as they are)."""
+        game = match.game
+        if not game.inline:
+            return None
+        if match.scratch.carrier is None:
+            for user_id in [game.host_id] + [s.user_id for s in game.seats if not s.is_computer]:
+                if await self.people.private_ok(user_id):
+                    match.scratch.carrier = Carrier(user_id)
+                    break
+        return match.scratch.carrier
+
+    async def show_results(self, match: Match, text: str, markup) -> bool:
+        """An inline game's results are the last edit of its message: the final table with the
+        results as its caption (False: the message is gone)."""
+        game = match.game
+        table, _ = self.table_view(match, await self.people.chat_lang(game.chat_id))
+        view = View(fit_caption(text.split("\n"), [], []), [], image=table.image, image_key=table.image_key)
+        shown = await self.messages.show(game.chat_id, game.inline_msg, view, markup, carrier=await self._carrier(match))
+        return shown is not None
+
     # ---- the end -------------------------------------------------------------------------
 
     async def release(self, match: Match) -> None:
@@ -301,7 +336,7 @@ class Tables:
         await match.stages.messages_caught_up()
         await match.stages.lobby.caught_up()
         game = match.game
-        ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg)}
+        ids = {(game.chat_id, game.table_msg), (game.chat_id, game.lobby_msg), (game.chat_id, game.inline_msg)}
         ids |= {(s.user_id, s.dm_msg) for s in game.seats}
         for chat_id, message_id in ids:
             self.messages.forget(chat_id, message_id)

@@ -148,6 +148,12 @@ MIGRATIONS: list[str] = [
     UPDATE games SET end_shown = 1 WHERE results_msg IS NOT NULL OR status = 'cancelled';
     ALTER TABLE seats ADD COLUMN result_sent INTEGER NOT NULL DEFAULT 0
     """,
+    # 6: games played in a chat the bot is not in, on a message posted via the bot (inline mode):
+    # the message's inline_message_id, one game a message.
+    """
+    ALTER TABLE games ADD COLUMN inline_msg TEXT;
+    CREATE UNIQUE INDEX games_by_inline_msg ON games(inline_msg) WHERE inline_msg IS NOT NULL
+    """,
 ]
 
 

@@ -260,16 +260,17 @@ class PostgresStore(SqlStore):
 
     @reaching
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
-                          options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
+                          options: dict[str, Any], seed: int, series_id: int | None = None,
+                          inline_msg: str | None = None) -> Game:
         now = time.time()
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 gid = await conn.fetchval(numbered(INSERT_GAME + " RETURNING id"), kind, chat_id, thread_id, "lobby",
-                                          host.user_id, json.dumps(options), seed, now, now, series_id)
+                                          host.user_id, json.dumps(options), seed, now, now, series_id, inline_msg)
                 await conn.execute(numbered(INSERT_HOST), gid, 0, host.user_id, host.name, host.kind, host.level)
                 return (await self._games(conn, "WHERE id=?", (gid,)))[0]
         except asyncpg.UniqueViolationError:
-            existing = await self.open_game_at(chat_id, thread_id)
+            existing = await (self.game_on_inline(inline_msg) if inline_msg else self.open_game_at(chat_id, thread_id))
             raise PlaceTaken(existing.id if existing else 0) from None
 
     @reaching

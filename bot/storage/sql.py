@@ -21,13 +21,13 @@ from bot.storage.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Ra
 
 GAME_COLUMNS = ("id, kind, chat_id, thread_id, status, host_id, options, seed, state, version, "
                 "lobby_msg, table_msg, results_msg, last_events, outcome, series_id, created, updated, "
-                "idle_turns, table_version, end_shown")
+                "idle_turns, table_version, end_shown, inline_msg")
 SEAT_COLUMNS = "seat, user_id, name, kind, dm_msg, level, dm_version, result_sent"
 RECORD_SEAT_COLUMNS = "seat, user_id, name, kind, level, place, score, team, autoplayed, before, after, games"
 
 # Written by create_game (the lobby and its host's seat) and save_game.
 INSERT_GAME = ("INSERT INTO games (kind, chat_id, thread_id, status, host_id, options, seed, created, updated, "
-               "series_id) VALUES (?,?,?,?,?,?,?,?,?,?)")
+               "series_id, inline_msg) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
 INSERT_HOST = "INSERT INTO seats (game_id, seat, user_id, name, kind, level) VALUES (?,?,?,?,?,?)"
 INSERT_SERIES = "INSERT INTO series (chat_id, kind, total, users, points, created) VALUES (?,?,?,?,?,?)"
 # migrate_chat: posted results stay posted (their id is unknown in the new chat, not lost: a
@@ -50,14 +50,14 @@ def few(names: list[str], most: int = 4) -> str:
 def game_from_row(row: Iterable[Any]) -> Game:
     (gid, kind, chat_id, thread_id, status, host_id, options, seed, state, version, lobby_msg,
      table_msg, results_msg, last_events, outcome, series_id, created, updated, idle_turns, table_version,
-     end_shown) = row
+     end_shown, inline_msg) = row
     return Game(
         id=gid, kind=kind, chat_id=chat_id, thread_id=thread_id, status=status, host_id=host_id,
         options=json.loads(options), seed=seed, state=json.loads(state) if state else None,
         version=version, lobby_msg=lobby_msg, table_msg=table_msg, results_msg=results_msg,
         last_events=json.loads(last_events), outcome=json.loads(outcome) if outcome else None,
         series_id=series_id, created=created, updated=updated, idle_turns=idle_turns,
-        table_version=table_version, end_shown=end_shown,
+        table_version=table_version, end_shown=end_shown, inline_msg=inline_msg,
     )
 
 
@@ -131,6 +131,10 @@ class SqlStore:
         return await self._find("WHERE status IN ('lobby','running') AND EXISTS "
                                 "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id=?) ORDER BY id",
                                 (user_id,))
+
+    async def game_on_inline(self, inline_msg: str) -> Game | None:
+        found = await self._find("WHERE inline_msg=?", (inline_msg,))
+        return found[0] if found else None
 
     async def unshown_ends(self, within_days: float = 7) -> list[Game]:
         """Recent games that ended (finished, or cancelled while running) but whose end was not

@@ -349,18 +349,19 @@ class SqliteStore(SqlStore):
         return await self._in_thread(lambda conn: self._games(conn, where, params))
 
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
-                          options: dict[str, Any], seed: int, series_id: int | None = None) -> Game:
+                          options: dict[str, Any], seed: int, series_id: int | None = None,
+                          inline_msg: str | None = None) -> Game:
         now = time.time()
 
         def create(conn: sqlite3.Connection) -> Game:
             cur = conn.execute(INSERT_GAME, (kind, chat_id, thread_id, "lobby", host.user_id, json.dumps(options),
-                                             seed, now, now, series_id))
+                                             seed, now, now, series_id, inline_msg))
             conn.execute(INSERT_HOST, (cur.lastrowid, 0, host.user_id, host.name, host.kind, host.level))
             return self._games(conn, "WHERE id=?", (cur.lastrowid,))[0]
         try:
             return await self._transaction(create)
         except sqlite3.IntegrityError:
-            existing = await self.open_game_at(chat_id, thread_id)
+            existing = await (self.game_on_inline(inline_msg) if inline_msg else self.open_game_at(chat_id, thread_id))
             raise PlaceTaken(existing.id if existing else 0) from None
 
     async def _rekey_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:

@@ -10,6 +10,7 @@ a database.
 from __future__ import annotations
 
 import enum
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -105,6 +106,9 @@ class Game:
     idle_turns: int = 0
     table_version: int = 0  # the game version the table message shows
     end_shown: bool = False  # its end is all shown: the results and the private ones, or why it was cancelled
+    # A game in a chat the bot is not in: the message posted via the bot there (inline mode), its
+    # lobby, then its table, then its results; ``chat_id`` is that chat's key (``inline_chat``).
+    inline_msg: str | None = None
     seats: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -124,6 +128,11 @@ class Game:
     @property
     def short_id(self) -> str:
         return to_base36(self.id)
+
+    @property
+    def inline(self) -> bool:
+        """Played on a message posted via the bot in a chat the bot is not in."""
+        return self.inline_msg is not None
 
     @property
     def table_lags(self) -> bool:
@@ -269,6 +278,22 @@ class RatedGame:
 # them they are not posted again.
 UNKNOWN_MESSAGE = 0
 
+# The chat of an inline game is known by Telegram's ``chat_instance`` only (a string, the same for
+# everyone in that chat): its key here is a number below every chat id Telegram gives (those fit
+# in 52 bits), so that it has a pace, a language and settings of its own, as a group does.
+INLINE_CHATS_BELOW = -(2 ** 53)
+
+
+def inline_chat(chat_instance: str) -> int:
+    """The key of the chat an inline message lives in, by its ``chat_instance``."""
+    digest = hashlib.sha1(chat_instance.encode()).digest()
+    return INLINE_CHATS_BELOW - int.from_bytes(digest[:6], "big")
+
+
+def is_inline_chat(chat_id: int) -> bool:
+    """A chat the bot is not in, where it plays on messages posted via it."""
+    return chat_id <= INLINE_CHATS_BELOW
+
 
 def to_base36(n: int) -> str:
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -310,7 +335,9 @@ class GameStore(Protocol):
     async def all_games(self) -> list[Game]: ...
     async def unshown_ends(self) -> list[Game]: ...
     async def create_game(self, *, kind: str, chat_id: int, thread_id: int, host: Seat,
-                          options: dict[str, Any], seed: int, series_id: int | None = None) -> Game: ...
+                          options: dict[str, Any], seed: int, series_id: int | None = None,
+                          inline_msg: str | None = None) -> Game: ...
+    async def game_on_inline(self, inline_msg: str) -> Game | None: ...
     async def save_game(self, game: Game, *, action: tuple[int, str] | None = None,
                         by_computer: bool = False, seats_changed: bool = False) -> None: ...
     async def save_messages(self, game: Game) -> None: ...

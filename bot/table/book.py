@@ -45,6 +45,8 @@ class Scratch:
     # (the time it was down does not count) (bot/table/turns.py).
     reminded: int | None = None
     resumed: float = 0.0
+    # Where an inline game's pictures go up (bot/showing/messages.py: ``Carrier``).
+    carrier: Any = None
 
 
 @dataclass(eq=False)
@@ -139,6 +141,11 @@ class GameBook:
     async def open_at(self, chat_id: int, thread_id: int) -> Match | None:
         """The lobby or running game of a chat (or forum topic)."""
         found = await self.store.open_game_at(chat_id, thread_id)
+        return await self.load(found.id) if found is not None else None
+
+    async def on_inline(self, inline_msg: str) -> Match | None:
+        """The game played on a message posted via the bot (inline mode), if there is one."""
+        found = await self.store.game_on_inline(inline_msg)
         return await self.load(found.id) if found is not None else None
 
     async def open_of(self, user_id: int) -> list[Match]:

@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 from bot.words.i18n import normalize_lang, t
 from bot.outgoing.messenger import Messenger
 from bot.words.names import person_name
-from bot.storage.store import Game, GameStore
+from bot.storage.store import Game, GameStore, is_inline_chat
 
 ADMIN_CACHE_SECONDS = 120
 
@@ -72,6 +72,13 @@ class People:
             await self.store.touch_user(person.id, *seen)
             _keep(self._known, person.id, seen)
             self._langs.pop(person.id, None)
+
+    async def known(self, user_id: int) -> Person | None:
+        """A person the store knows, as they were last seen (None: unknown, or forgotten)."""
+        row = await self.store.user(user_id)
+        if row is None or row.forgotten or not row.name:
+            return None
+        return Person(user_id, row.name, await self.user_lang(user_id))
 
     # ---- languages -----------------------------------------------------------------------
 
@@ -142,8 +149,8 @@ class People:
     # ---- rights --------------------------------------------------------------------------
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
-        if chat_id > 0:
-            return False
+        if chat_id > 0 or is_inline_chat(chat_id):
+            return False  # a private chat, or a chat the bot is not in (it cannot ask there)
         cached = self._admins.get((chat_id, user_id))
         if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
             return cached[1]

@@ -8,6 +8,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.outgoing.pacing import PERSON
+from bot.storage.store import inline_chat
 from bot.table.people import Person
 
 
@@ -23,6 +24,10 @@ class Where:
     thread_id: int = 0
     title: str | None = None
     page: bool = False
+    # A message posted via the bot in a chat it is not in (inline mode): its id, and the key of
+    # that chat (``bot/storage/store.py``: ``inline_chat``, from the press's chat_instance).
+    inline: str | None = None
+    inline_chat: int | None = None
 
     @property
     def private(self) -> bool:
@@ -53,8 +58,11 @@ def thread_of(update: Update) -> int:
 
 def where_of(update: Update) -> Where:
     """The message a button was pressed on, as the door wants it."""
-    message = update.callback_query.message
+    query = update.callback_query
+    message = query.message
     if message is None:
+        if query.inline_message_id and query.chat_instance:
+            return Where(None, None, inline=query.inline_message_id, inline_chat=inline_chat(query.chat_instance))
         return Where(None, None)
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else 0

@@ -83,6 +83,8 @@ class Door:
             raise Refused("no_game")
         if where.chat_id is not None and where.chat_id not in (match.game.chat_id, person.id):
             raise Refused("other_chat")
+        if where.inline is not None and where.inline != match.game.inline_msg:
+            raise Refused("other_chat")  # a message posted via the bot that is not this game's
         return match
 
     async def _turn_free(self, match: Match, person: Person, action: str) -> Answer:
@@ -143,6 +145,8 @@ class Door:
                 raise Refused("not_playing")
             return "page"
         chat_id, message_id = where.chat_id, where.message_id
+        if where.inline is not None and where.inline == game.inline_msg:
+            return "table"  # a game played on a message posted via the bot: its table
         if chat_id == game.chat_id and message_id == game.table_msg:
             return "table"
         private = seat is not None and chat_id == person.id and match.ui.has_private

@@ -13,8 +13,8 @@ from typing import Any, Callable, Iterable
 
 from telegram import (BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
                       BotCommandScopeAllPrivateChats, BotCommandScopeChat, Update)
-from telegram.ext import (Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler,
-                          TypeHandler, filters)
+from telegram.ext import (Application, CallbackQueryHandler, ChatMemberHandler, ChosenInlineResultHandler,
+                          CommandHandler, InlineQueryHandler, MessageHandler, TypeHandler, filters)
 
 from bot.outgoing import keyboard
 from bot.outgoing.keyboard import Answer
@@ -27,6 +27,7 @@ from bot.updates.context import Where
 from bot.updates.door import Door
 from bot.updates.game import GameRoutes
 from bot.updates.help import game_ids
+from bot.updates.inline import InlineRoutes
 from bot.updates.lobby import LobbyRoutes
 from bot.updates.owner import OwnerRoutes
 from bot.updates.prepare import Prepare
@@ -37,7 +38,11 @@ from bot.updates.settings import SettingsRoutes
 from bot.words.i18n import t
 
 # Every feature that answers commands or buttons, in the order its buttons are tried.
-FEATURES = (LobbyRoutes, ResultsRoutes, RecordRoutes, SettingsRoutes, OwnerRoutes, GameRoutes, ChatRoutes)
+FEATURES = (LobbyRoutes, InlineRoutes, ResultsRoutes, RecordRoutes, SettingsRoutes, OwnerRoutes, GameRoutes,
+            ChatRoutes)
+# The updates the bot asks Telegram for (polling and webhook alike).
+UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.INLINE_QUERY,
+           Update.CHOSEN_INLINE_RESULT]
 
 
 def commands() -> list[Command]:
@@ -95,7 +100,7 @@ def register(application: Application, prepare: Prepare, features: Iterable[obje
     """Every handler, in the order python-telegram-bot tries them."""
     features = list(features)
     by_kind = {type(f): f for f in features}
-    game, chat = by_kind[GameRoutes], by_kind[ChatRoutes]
+    game, chat, inline = by_kind[GameRoutes], by_kind[ChatRoutes], by_kind[InlineRoutes]
     # New messages written by a person: not edits, channel posts, or messages sent as a chat.
     by_person = filters.UpdateType.MESSAGE & filters.USER & ~filters.SenderChat.ALL
     as_chat = filters.UpdateType.MESSAGE & filters.SenderChat.ALL & filters.COMMAND
@@ -105,6 +110,8 @@ def register(application: Application, prepare: Prepare, features: Iterable[obje
             application.add_handler(CommandHandler(command.name, getattr(feature, command.handler), filters=by_person))
     application.add_handler(MessageHandler(as_chat, chat.on_anonymous))
     application.add_handler(CallbackQueryHandler(presses.on_press))
+    application.add_handler(InlineQueryHandler(inline.on_query))
+    application.add_handler(ChosenInlineResultHandler(inline.on_chosen))
     application.add_handler(ChatMemberHandler(chat.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat.on_migrate))
     application.add_handler(MessageHandler(by_person & filters.COMMAND, chat.on_unknown_command))

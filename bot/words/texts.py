@@ -32,6 +32,15 @@ def find_game(text: str) -> GameInfo | None:
     return next((info for info in registry.all_infos() if wanted in _names(info)), None)
 
 
+def games_named(text: str) -> list[GameInfo]:
+    """The games one of whose names holds ``text`` (``@bot gen``: Ingenious and Totally Genial),
+    in the registry's order; none for a text that names nothing, or none at all."""
+    wanted = fold(text)
+    if not wanted:
+        return []
+    return [info for info in registry.all_infos() if any(wanted in name for name in _names(info))]
+
+
 # Labels and explanations of lobby options, by key (msgids are English).
 OPTION_LABELS: dict[str, tuple[str, str]] = {
     "equal": ("Equal chips", "everyone gets the same chips, for 2-3 players"),

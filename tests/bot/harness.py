@@ -9,7 +9,7 @@ import asyncio
 import pathlib
 import random
 
-from telegram import Update
+from bot.updates import router
 
 from bot.app import Tablebot
 from bot.ops.config import Config
@@ -49,7 +49,7 @@ class BotRunner:
         self.app = self.bot.application
         await self.app.initialize()
         await self.app.post_init(self.app)
-        updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+        updates = router.UPDATES
         if self.bot.config.webhook:  # as python -m bot serves it (bot/__main__.py: _serve_webhook)
             await self.app.start()
             # The fake delivers to our port what Telegram would POST to the public URL.
@@ -174,7 +174,12 @@ async def press_until_over(fake, runner, game_id: int, rng, presses: list[str] |
             return game.status == "finished"
         seat = game.seats[eng.current_player(await runner.state(game_id))]
         where, message_id = (seat.user_id, seat.dm_msg) if in_private else (game.chat_id, game.table_msg)
-        message = fake.message(where, message_id) if message_id is not None else None
+        if game.inline_msg is not None and not in_private:  # a game played via inline mode: its message
+            where, message_id = None, game.inline_msg
+        if where is None:
+            message = fake.inline_message(message_id)
+        else:
+            message = fake.message(where, message_id) if message_id is not None else None
         choices = [b["callback_data"] for b in (buttons(message) if message is not None else [])
                    if "callback_data" in b and "◀" not in b["text"] and "?" not in b["callback_data"]
                    and "!" not in b["callback_data"]]
@@ -182,7 +187,10 @@ async def press_until_over(fake, runner, game_id: int, rng, presses: list[str] |
             await runner.idle(timeout=120)
             await asyncio.sleep(0.2)
             continue
-        qid = fake.user_presses(seat.user_id, where, message_id, rng.choice(choices))
+        if where is None:
+            qid = fake.user_presses_inline(seat.user_id, message_id, rng.choice(choices))
+        else:
+            qid = fake.user_presses(seat.user_id, where, message_id, rng.choice(choices))
         if presses is not None:
             presses.append(qid)
         await runner.idle(timeout=120)

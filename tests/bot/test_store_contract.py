@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 
 from bot.storage.store import (
-    UNKNOWN_MESSAGE, Chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion, Status, StoreError, User,
+    UNKNOWN_MESSAGE, Chat, inline_chat, is_inline_chat, GameRecord, GameStore, PlaceTaken, Rating, RecordSeat, Seat, Series, StaleVersion, Status, StoreError, User,
 )
 from bot.storage.choose import make_store
 from bot.storage.migrations import MIGRATIONS
@@ -147,6 +147,21 @@ async def test_one_open_game_per_chat_and_forum_thread(store):
     await finish(store, in_thread, Status.CANCELLED)
     await lobby(store, host=2)  # a finished game leaves its place free
     await lobby(store, thread_id=7, host=2)  # and so does a cancelled one
+
+
+async def test_a_game_on_an_inline_message_is_found_by_it_and_takes_one_message(store):
+    chat = inline_chat("-4096123")
+    assert is_inline_chat(chat) and not is_inline_chat(GROUP) and chat == inline_chat("-4096123")
+    game = await store.create_game(kind="cones", chat_id=chat, thread_id=0, host=Seat(0, 1, "Anna"),
+                                   options={}, seed=1, inline_msg="AgAAAB9x")
+    assert game.inline and game.inline_msg == "AgAAAB9x" and (await store.get_game(game.id)).inline_msg == "AgAAAB9x"
+    assert (await store.game_on_inline("AgAAAB9x")).id == game.id and await store.game_on_inline("other") is None
+    await finish(store, game)
+    with pytest.raises(PlaceTaken) as taken:  # one game a message, also after its end
+        await store.create_game(kind="lucky", chat_id=inline_chat("-77"), thread_id=0, host=Seat(0, 2, "Bo"),
+                                options={}, seed=2, inline_msg="AgAAAB9x")
+    assert taken.value.game_id == game.id
+    assert not (await lobby(store)).inline  # a chat's game has no inline message
 
 
 async def test_save_game_writes_the_game_and_bumps_its_version(store):

@@ -38,7 +38,8 @@ async def test_a_game_is_played_over_the_webhook(fake, tmp_path):
         await runner.stop()
     hook = fake.calls("setWebhook")[-1].params
     assert hook["url"].startswith("https://games.example/tg-") and hook["secret_token"]
-    assert set(hook["allowed_updates"]) == {"message", "callback_query", "my_chat_member"}
+    assert set(hook["allowed_updates"]) == {"message", "callback_query", "my_chat_member", "inline_query",
+                                            "chosen_inline_result"}
     assert "getUpdates" not in {r.method for r in fake.calls()}
     delivered = [status for _, status in fake.webhook_deliveries]
     assert len([s for s in delivered if s == 200]) >= len(presses) + 3  # /new, Join, Start and the moves
