@@ -115,9 +115,12 @@ class Core:
         await self.store.close()
 
 
-async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
-    """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
-    store = await make_store(":memory:").open()
-    return Core(platform.build_core(store, RecordingMessenger(), Timers(None), bot_username="tablebot",
+async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30, db: str = ":memory:",
+                     messenger: RecordingMessenger | None = None, **more) -> Core:
+    """The bot's objects, wired as in bot/app.py, over a store (in memory, or the file ``db``,
+    where a test may build the bot again as a restart would) and a recorder; ``more``: other
+    arguments of ``bot.wiring.build_core`` (``season``, ``clock``)."""
+    store = await make_store(db).open()
+    return Core(platform.build_core(store, messenger or RecordingMessenger(), Timers(None), bot_username="tablebot",
                                     turn_minutes=turn_minutes, lobby_minutes=lobby_minutes, computer_pause=0.0,
-                                    render=no_picture))
+                                    render=no_picture, **more))

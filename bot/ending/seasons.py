@@ -1,0 +1,18 @@
+"""The seasons after a game: every finished game is counted in its season's ratings
+(``bot/records/seasons.py``) once it is recorded, before its results are posted, so that /top of
+the season shows it at once. It adds nothing to the results; a season's end is
+``bot/records/season_end.py``'s."""
+from __future__ import annotations
+
+from bot.ending.after import End, Sequel
+from bot.records.seasons import SeasonRatings
+
+
+class SeasonSuccessor:
+    def __init__(self, seasons: SeasonRatings):
+        self.seasons = seasons
+
+    async def follow(self, end: End) -> Sequel | None:
+        """Count the game in its season (once: again after a restart changes nothing)."""
+        await self.seasons.count(end.record)
+        return None
