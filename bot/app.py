@@ -196,6 +196,7 @@ class Tablebot:
         await core.seasons.catch_up()  # the season's games in order, before any end is followed again
         core.background.schedule(("seasons", "catch up"), core.seasons.catch_up_past)
         core.season_end.watch()  # a season that ended while the bot was away ends now
+        core.background.schedule(("achievements", "catch up"), core.achievements.catch_up)  # a new catalogue
         for game in await self.store.unshown_ends():
             core.play.show_end(core.book.put(game))
         for game in await self.store.open_games():

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from bot.ending.achievements import AchievementsSuccessor
 from bot.ending.finisher import Finisher
 from bot.ending.rematch import Rematch
 from bot.ending.replays import Replays
@@ -28,6 +29,7 @@ from bot.lobby.settings import Settings
 from bot.ops.owner import Owner
 from bot.outgoing.messenger import Messenger
 from bot.table.timers import Timers
+from bot.records.achievements.keeper import Achievements
 from bot.records.calendar import Calendar
 from bot.records.records import Records
 from bot.records.season_end import SeasonEnd
@@ -95,6 +97,7 @@ class EndingRoom:
     records: Records
     seasons: SeasonRatings
     season_end: SeasonEnd
+    achievements: Achievements
     stats: Stats
 
 
@@ -135,6 +138,7 @@ class Core:
     records = property(lambda self: self.ending.records)
     seasons = property(lambda self: self.ending.seasons)
     season_end = property(lambda self: self.ending.season_end)
+    achievements = property(lambda self: self.ending.achievements)
     stats = property(lambda self: self.ending.stats)
     door = property(lambda self: self.updates.door)
     press = property(lambda self: self.updates.presses.press)
@@ -150,19 +154,22 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
     table = _table(store, messenger, timers, bot_username, turn_minutes, computer_pause)
     records = Records(store, table.background, keep_actions_days=keep_actions_days)
     seasons = SeasonRatings(store, Calendar(season), clock=clock)
+    achievements = Achievements(store, clock=clock)
     lobbies = _lobbies(store, messenger, table, bot_username, lobby_minutes)
     tables = Tables(table.book, store, Messages(messenger, table.background, render), table.people, table.turns,
                     table.background, webapp_url=webapp_url, group_link=group_link)
     pings = Pings(store, messenger, table.people, table.background, quiet_seconds=ping_quiet_seconds)
     rematch = Rematch(table.book, lobbies.lobby, table.people, messenger, table.background)
     # What follows a game, in the order each hears it (a rematch only where a series does not go on).
-    successors = [SeriesSuccessor(store, table.play), SeasonSuccessor(seasons), rematch]
+    successors = [SeriesSuccessor(store, table.play), SeasonSuccessor(seasons), AchievementsSuccessor(achievements),
+                  rematch]
     ending = EndingRoom(Finisher(store, messenger, table.people, table.background, tables, successors),
                         Replays(store, messenger, table.people, table.background, render=render),
                         rematch, records, seasons, SeasonEnd(seasons, messenger, table.people, table.background, timers),
-                        Stats(store, table.people, messenger, seasons, render=render))
+                        achievements, Stats(store, table.people, messenger, seasons, achievements, render=render))
     # Whoever follows another's work waits for its milestone (match.stages), not for its turn here.
-    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear):
+    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear,
+                     achievements.hear):
         table.changes.subscribe(listener)
     owner = Owner(store, table.people, messenger, owner_id=owner_id, errors=errors, database=database)
     updates = _updates(messenger, table, lobbies, tables, ending, owner, bot_username)

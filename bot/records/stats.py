@@ -7,9 +7,9 @@ person's @username where there is one, else the table's « (2)»). Dates are ISO
 UTC): the same in both languages.
 
 /top shows the season now running (``bot/records/seasons.py``), /top <game> all the whole time;
-a person's /stats puts each game's rating of all time and of the season side by side, and the
-seasons they were a champion in (🏆 March 2027 · «Ingenious»); a group's /stats its leaders of
-all time and of the season.
+a person's /stats puts each game's rating of all time and of the season side by side, the seasons
+they were a champion in (🏆 March 2027 · «Ingenious») and their achievements (how many, the
+latest); a group's /stats its leaders of all time and of the season. /achievements lists them all.
 
 A game's leaderboard is one list, whoever asks: the people with PROVISIONAL_GAMES rated games
 or more by their figure, then those with fewer, marked «?», by theirs. ``/top`` shows its first
@@ -35,6 +35,7 @@ from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger, Picture
 from bot.words.names import clean, in_text, likeness, tell_apart
 from bot.table.people import People, Person
+from bot.records.achievements.keeper import Achievements
 from bot.records.calendar import Season, season
 from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
 from bot.records.seasons import SeasonRatings, leaderboard
@@ -92,12 +93,13 @@ def _all_time(word: str) -> bool:
 
 
 class Stats:
-    def __init__(self, store: GameStore, people: People, messenger: Messenger, seasons: SeasonRatings, *,
-                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
+    def __init__(self, store: GameStore, people: People, messenger: Messenger, seasons: SeasonRatings,
+                 achievements: Achievements, *, render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
         self.store = store
         self.people = people
         self.messenger = messenger
         self.seasons = seasons  # which season runs now (bot/records/seasons.py)
+        self.achievements = achievements  # a person's (bot/records/achievements/keeper.py)
         self.render = render  # draws a picture job in the drawing process (bot/workers/pool.py)
 
     # ---- /stats --------------------------------------------------------------------------
@@ -187,6 +189,9 @@ class Stats:
                 parts.append(t(lang, "wins in a row: {n}", n=streak))
             lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
         lines += await self._titles(user_id, lang)
+        earned = await self.achievements.summary(user_id, lang)
+        if earned:
+            lines += ["", earned]
         if provisional:
             lines += ["", provisional_note(lang)]
         return "\n".join(lines)
@@ -218,6 +223,10 @@ class Stats:
         job = partial(picture_of, rating_chart, lines, title=t(lang, "Rating: {name}", name=clean(name)),
                       axis=t(lang, "rated games"), provisional_note=t(lang, "dashed: provisional"))
         return lambda: self.render(job)
+
+    async def achievements_of(self, user_id: int, name: str, lang: str) -> str:
+        """/achievements: every achievement, the person's marked (``keeper.listing``)."""
+        return await self.achievements.listing(user_id, name, lang)
 
     @staticmethod
     def chart_caption(name: str, lang: str) -> str:
@@ -284,8 +293,9 @@ class Stats:
         if not private:
             return t(lang, "Write /forgetme to me in private: I ask there before I forget your games."), None
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "🗑 Yes, forget my games"), FORGET_ME, turn_free=True)]])
-        return t(lang, "Forget your games? Your ratings and statistics are deleted, and in past results you "
-                       "become «a player». I will not record your games from now on."), markup
+        return t(lang, "Forget your games? Your ratings (of all time and of each season), statistics and "
+                       "achievements are deleted, and in past results you become «a player». I will not record your "
+                       "games from now on."), markup
 
     async def ask_forget_group(self, chat_id: int, person: Person, lang: str) -> tuple[str, object]:
         if chat_id > 0:

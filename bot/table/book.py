@@ -45,6 +45,9 @@ class Scratch:
     # (the time it was down does not count) (bot/table/turns.py).
     reminded: int | None = None
     resumed: float = 0.0
+    # Every event of the game as this process heard it from its start (None: it did not hear
+    # the start), for the achievements decided at its end (bot/records/achievements/keeper.py).
+    heard: list[dict] | None = None
 
 
 @dataclass(eq=False)
