@@ -18,6 +18,7 @@ without a word in any group.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from functools import partial
@@ -39,7 +40,8 @@ from bot.workers.pool import think as in_worker
 log = logging.getLogger(__name__)
 
 MARK = "achievements"  # the store's mark: the catalogue the records were last read with
-BATCH = 50  # games replayed in one job of the worker process
+BATCH = 50  # games replayed in one job of a worker process
+JOBS = 4  # jobs given to the worker processes at a time (bot/workers/pool.py has at most four)
 
 Think = Callable[[Callable[[], Any]], Awaitable[Any]]
 
@@ -145,16 +147,20 @@ class Achievements:
         return grants
 
     async def _replay_all(self, records: list[GameRecord]) -> dict[int, Feats]:
-        """Each game's ``feats`` from a replay of its log, BATCH games to a job of the worker."""
+        """Each game's ``feats`` from a replay of its log, BATCH games to a job of the worker
+        processes, a few jobs at a time (as many as there are workers, up to JOBS)."""
         wanted = [r for r in records if r.kind in GAMES]
         out: dict[int, Feats] = {}
-        for i in range(0, len(wanted), BATCH):
-            chunk = wanted[i:i + BATCH]
-            inputs = await self.store.replay_inputs([r.game_id for r in chunk])
-            ready = [r for r in chunk if r.game_id in inputs]
-            results = await self.think(partial(replayed_many, [
-                (r.kind, len(r.seats), r.options, *inputs[r.game_id]) for r in ready]))
+        running = asyncio.Semaphore(JOBS)
+
+        async def batch(chunk: list[GameRecord]) -> None:
+            async with running:
+                inputs = await self.store.replay_inputs([r.game_id for r in chunk])
+                ready = [r for r in chunk if r.game_id in inputs]
+                results = await self.think(partial(replayed_many, [
+                    (r.kind, len(r.seats), r.options, *inputs[r.game_id]) for r in ready]))
             out.update({r.game_id: found for r, found in zip(ready, results) if found})
+        await asyncio.gather(*(batch(wanted[i:i + BATCH]) for i in range(0, len(wanted), BATCH)))
         return out
 
     # ---- what a person reads ---------------------------------------------------------------------
