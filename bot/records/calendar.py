@@ -64,6 +64,10 @@ def _parts(key: str) -> tuple:
     return None, None, (int(length), int(index))
 
 
+def is_season(key: str) -> bool:
+    return _KEY.fullmatch(key) is not None
+
+
 def season(key: str) -> Season:
     """The season a key names, whatever scheme made it."""
     month, week, length = _parts(key)

@@ -26,10 +26,10 @@ from collections import defaultdict
 from engines import registry
 from bot.outgoing.messenger import Messenger, Result
 from bot.outgoing.pacing import TIDY
-from bot.records.calendar import Season, season
+from bot.records.calendar import Season, is_season, season
 from bot.records.rating import shown
 from bot.records.seasons import SeasonRatings, leaderboard
-from bot.storage.store import NEWS_LEAVING, NEWS_UNREACHABLE, GameRecord, SeasonNews, SeasonTitle
+from bot.storage.store import NEWS_LEAVING, NEWS_UNREACHABLE, GameRecord, SeasonNews, SeasonTitle, StoreUnavailable
 from bot.table.background import Background, TryLater
 from bot.table.people import People
 from bot.table.timers import Timers
@@ -41,6 +41,7 @@ from bot.words.texts import game_name
 log = logging.getLogger(__name__)
 
 MARK = "season"  # the store's mark: the key of the season the bot last knew
+RETRY_SECONDS = 60.0  # a check that failed is made again this much later
 
 
 class SeasonEnd:
@@ -56,13 +57,26 @@ class SeasonEnd:
 
     def watch(self) -> None:
         """Check now, and at the end of every season from now on (at start-up)."""
-        self.timers.watch("season", 0, self.check)
+        self.timers.watch("season", 0, self._watched)
+
+    async def _watched(self, game_id: int, now: float) -> float:
+        """``check`` for the JobQueue: a failure (a bug, logged) does not stop the watching."""
+        try:
+            return await self.check(game_id, now)
+        except StoreUnavailable:
+            raise  # (the timer looks again soon: bot/table/timers.py)
+        except Exception:
+            log.exception("the season's end could not be checked; looking again in %.0f s", RETRY_SECONDS)
+            return now + RETRY_SECONDS
 
     async def check(self, _: int = 0, now: float | None = None) -> float:
         """Close the season the bot last knew if it is over, send what is due; when to look again."""
         now = self.seasons.clock() if now is None else now
         current = self.calendar.at(now)
         known = await self.store.mark(MARK)
+        if known is not None and not is_season(known):
+            log.warning("the season mark %r names no season: starting from %s", known, current.key)
+            known = None
         if known is None:  # the first start with seasons: those before it end without a word
             await self.store.set_mark(MARK, current.key)
             self.background.schedule(("seasons", "named"), self._name_past)

@@ -252,6 +252,22 @@ async def test_a_kill_at_the_turn_of_the_season_sends_each_message_once(tmp_path
         await again.close()
 
 
+async def test_a_new_length_of_season_ends_the_one_running_at_once(core, clock):
+    await core.store.set_mark("season", "2027-03")  # a month, as the bot knew it before
+    march = season("2027-03")
+    await recorded(core, record(1, GROUP, march.start + 3600))
+    assert await core.season_end.check(0, clock.now) == core.seasons.now().end + core.seasons.now().grace
+    await core.idle()
+    assert len(sent(core, GROUP)) == 1 and "March 2027" in sent(core, GROUP)[0]
+    assert await core.store.mark("season") == core.seasons.now().key
+
+
+async def test_a_mark_that_names_no_season_starts_afresh(core, clock):
+    await core.store.set_mark("season", "what")
+    await core.season_end.check(0, clock.now)
+    assert await core.store.mark("season") == core.seasons.now().key
+
+
 async def test_a_message_telegram_surely_did_not_take_is_sent_again_later(core, clock):
     await core.season_end.check(0, clock.now)
     await recorded(core, record(1, GROUP, clock.now))
