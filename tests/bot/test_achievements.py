@@ -434,6 +434,34 @@ async def test_a_new_achievement_is_granted_for_the_old_games_that_earned_it_wit
         await core.close()
 
 
+async def test_a_failure_to_decide_leaves_the_results_without_the_line_and_the_next_start_grants_it(tmp_path):
+    from bot.ending.achievements import AchievementsSuccessor
+    from bot.ending.after import End
+    from bot.records.achievements.keeper import Achievements
+
+    class Broken(Achievements):
+        async def decide(self, match, record):
+            raise RuntimeError("a bug")
+    db = str(tmp_path / "bot.sqlite3")
+    core = await build_core(db=db)
+    try:
+        anna, boris = [await p for p in people_of(core, 2)]
+        match = await open_game(core, "lucky", [anna, boris])
+        await play_out(core, match, lucky_for(anna.id))
+        await core.store.set_mark("achievements", signature())
+        conn = sqlite3.connect(db)  # as if its end had met the bug: nothing granted
+        with conn:
+            conn.execute("DELETE FROM achievements")
+        conn.close()
+        record = await core.store.game_record(match.id)
+        assert await AchievementsSuccessor(Broken(core.store)).follow(End(match, record)) is None  # no line
+        assert await core.store.mark("achievements") == ""
+        assert await core.achievements.catch_up() > 0  # the next start: granted, silently
+        assert {"first_game", "first_win"} <= {e.code for e in await core.store.achievements_of(anna.id)}
+    finally:
+        await core.close()
+
+
 # ---- what a person reads -----------------------------------------------------------------------
 
 async def test_achievements_and_stats_show_what_is_earned_progress_and_rarity(core):

@@ -107,6 +107,14 @@ class Achievements:
 
     # ---- the records read again ----------------------------------------------------------------
 
+    async def missed(self) -> None:
+        """A game's achievements could not be decided (a bug, logged): the next start reads the
+        records again and grants what was missed, silently."""
+        try:
+            await self.store.set_mark(MARK, "")
+        except Exception:
+            log.exception("the achievements' mark could not be cleared")
+
     async def catch_up(self) -> int:
         """Read every finished game again if the catalogue changed since the records were last
         read; the achievements granted (silently: each for the game that earned it)."""
