@@ -41,7 +41,8 @@ class Season:
         return min(GRACE_SECONDS, (self.end - self.start) / 20)
 
     def label(self, lang: str) -> str:
-        """«March 2027» / «Март 2027», «Week 11, 2027», or a short season's start «2027-03-14 10:20 UTC»."""
+        """«March 2027» (in the person's language), «Week 11, 2027», or a short season's start
+        «2027-03-14 10:20 UTC»."""
         month, week, length = _parts(self.key)
         if month is not None:
             return f"{t(lang, MONTHS[month[1] - 1])} {month[0]}"

@@ -87,7 +87,7 @@ TITLES = 5  # a person's latest season titles in their /stats
 
 def _all_time(word: str) -> bool:
     """Whether a word after /top asks for all time: «all», or the word for it in a language,
-    however it is accented (Russian's «всё» and «все» alike)."""
+    however it is accented (a letter with or without its diaeresis alike)."""
     bare = "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
     return bare in ALL_TIME or any(bare == t(lang, "all") for lang in LANGS)
 
