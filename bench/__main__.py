@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["arena"]:
         from bench import arena
         return arena.main(argv[1:])
-    if argv[:1] in (["load"], ["inline"], ["fuzz"], ["faults"], ["bytes"], ["route"], ["busy"], ["records"], ["metrics"], ["webapp"]):  # long runs with their own arguments
+    if argv[:1] in (["load"], ["inline"], ["fuzz"], ["faults"], ["bytes"], ["route"], ["busy"], ["records"], ["honours"], ["metrics"], ["webapp"]):  # long runs with their own arguments
         module = importlib.import_module(f"bench.{argv[0]}")
         for label, value, unit in module.figures(argv[1:]):
             print(f"{label:<78} {value:>10.2f} {unit}", flush=True)

@@ -2,7 +2,7 @@
 group: the Bot API writes each move costs (its table's edit; inline, the picture's trip through
 the host's private chat too) and the time from a press to the edit that shows it.
 
-Whole games of «Совершенно гениально» (lucky: every move on the shared message), the presses
+Whole games of Totally Genial (lucky: every move on the shared message), the presses
 made one at a time, each waited for; group pacing off (these figures measure the bot, not
 Telegram's 20 writes a minute), against the fake Bot API.
 """

@@ -17,6 +17,9 @@ from pathlib import Path
 
 from engines import registry
 from bot.records import rating
+from bot.records.achievements.keeper import Achievements
+from bot.records.calendar import Calendar
+from bot.records.seasons import SeasonRatings
 from bot.records.stats import Stats
 from bot.storage.store import GameRecord, Rating, RecordSeat
 from bot.storage.choose import make_store
@@ -64,9 +67,11 @@ async def _figures(games: int) -> list[tuple[str, float, str]]:
             started = time.perf_counter()
             await _fill(store, games, random.Random(1))
             rows.append((f"records: {games} games recorded and rated", time.perf_counter() - started, "s"))
-            stats = Stats(store, None, None, render=None)  # the commands timed here draw nothing
-            cases = [("/top cones in a group", lambda: stats.top(["cones"], -1007, "en")),
-                     ("/top cones everywhere (private)", lambda: stats.top(["cones"], None, "en")),
+            # (the commands timed here draw nothing; the games were rated before seasons: of all time)
+            stats = Stats(store, None, None, SeasonRatings(store, Calendar()), Achievements(store), render=None)
+            cases = [("/top cones all in a group", lambda: stats.top(["cones", "all"], -1007, "en")),
+                     ("/top cones all everywhere (private)", lambda: stats.top(["cones", "all"], None, "en")),
+                     ("/top cones of the season in a group", lambda: stats.top(["cones"], -1007, "en")),
                      ("/stats of a group", lambda: stats.group(-1007, "", "en")),
                      ("/history of a group", lambda: stats.history(-1007, "en")),
                      ("/stats of a person", lambda: stats.person(7, "Player 7", "en"))]

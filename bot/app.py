@@ -160,7 +160,7 @@ class Tablebot:
                                render=self.metrics.timed_drawing(render_picture),
                                webapp_url=page_url(config.webapp_url) if config.webapp_url else "",
                                group_link=group_link(application.bot.username, config.webapp_short_name, config.token)
-                               if config.webapp_short_name else None)
+                               if config.webapp_short_name else None, season=config.season)
         if config.webapp_url:
             self.web.mount(PAGE_PREFIX, build_page(self.core, config.token))
         updates = self.core.updates
@@ -196,10 +196,14 @@ class Tablebot:
         return router.press_kind(data, self.core.book.cached) if self.core is not None else "other"
 
     async def restore(self) -> None:
-        """Continue every open game from the store after a (re)start, and finish showing the
-        end of any game that ended just before the bot stopped."""
+        """Continue every open game from the store after a (re)start, finish showing the end of
+        any game that ended just before the bot stopped, and watch the season's end."""
         core = self.core
         await core.records.catch_up()  # before the results: they show the ratings each game moved
+        await core.seasons.catch_up()  # the season's games in order, before any end is followed again
+        core.background.schedule(("seasons", "catch up"), core.seasons.catch_up_past)
+        core.season_end.watch()  # a season that ended while the bot was away ends now
+        core.background.schedule(("achievements", "catch up"), core.achievements.catch_up)  # a new catalogue
         for game in await self.store.unshown_ends():
             core.play.show_end(core.book.put(game))
         for game in await self.store.open_games():

@@ -11,12 +11,15 @@ built.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from bot.ending.achievements import AchievementsSuccessor
 from bot.ending.finisher import Finisher
 from bot.ending.rematch import Rematch
 from bot.ending.replays import Replays
+from bot.ending.seasons import SeasonSuccessor
 from bot.ending.series import SeriesSuccessor
 from bot.lobby.links import DeepLinks
 from bot.lobby.lobby import Lobby
@@ -26,7 +29,11 @@ from bot.lobby.settings import Settings
 from bot.ops.owner import Owner
 from bot.outgoing.messenger import Messenger
 from bot.table.timers import Timers
+from bot.records.achievements.keeper import Achievements
+from bot.records.calendar import Calendar
 from bot.records.records import Records
+from bot.records.season_end import SeasonEnd
+from bot.records.seasons import SeasonRatings
 from bot.records.stats import Stats
 from bot.showing.messages import Messages
 from bot.showing.pings import Pings
@@ -82,12 +89,16 @@ class LobbyRoom:
 
 @dataclass
 class EndingRoom:
-    """The end of a game (``bot/ending``) and what is remembered of it (``bot/records``)."""
+    """The end of a game (``bot/ending``) and what is remembered of it (``bot/records``): the
+    records, the seasons and their ends, the statistics."""
 
     finisher: Finisher
     replays: Replays
     rematch: Rematch
     records: Records
+    seasons: SeasonRatings
+    season_end: SeasonEnd
+    achievements: Achievements
     stats: Stats
 
 
@@ -126,6 +137,9 @@ class Core:
     finisher = property(lambda self: self.ending.finisher)
     replays = property(lambda self: self.ending.replays)
     records = property(lambda self: self.ending.records)
+    seasons = property(lambda self: self.ending.seasons)
+    season_end = property(lambda self: self.ending.season_end)
+    achievements = property(lambda self: self.ending.achievements)
     stats = property(lambda self: self.ending.stats)
     door = property(lambda self: self.updates.door)
     press = property(lambda self: self.updates.presses.press)
@@ -136,21 +150,27 @@ def build_core(store: GameStore, messenger: Messenger, timers: Timers, *, bot_us
                computer_pause: float = COMPUTER_PAUSE, keep_actions_days: float = 0,
                owner_id: int | None = None, errors: Callable[[], int] = lambda: 0, database: str = "SQLite",
                webapp_url: str = "", group_link: Callable[[str], str] | None = None,
-               render: Render = render_picture) -> Core:
+               render: Render = render_picture, season: str = "month",
+               clock: Callable[[], float] = time.time) -> Core:
     table = _table(store, messenger, timers, bot_username, turn_minutes, computer_pause)
     records = Records(store, table.background, keep_actions_days=keep_actions_days)
+    seasons = SeasonRatings(store, Calendar(season), clock=clock)
+    achievements = Achievements(store, clock=clock)
     lobbies = _lobbies(store, messenger, table, bot_username, lobby_minutes)
     tables = Tables(table.book, store, Messages(messenger, table.background, render), table.people, table.turns,
                     table.background, webapp_url=webapp_url, group_link=group_link)
     pings = Pings(store, messenger, table.people, table.background, quiet_seconds=ping_quiet_seconds)
     rematch = Rematch(table.book, lobbies.lobby, table.people, messenger, table.background)
     # What follows a game, in the order each hears it (a rematch only where a series does not go on).
-    successors = [SeriesSuccessor(store, table.play), rematch]
+    successors = [SeriesSuccessor(store, table.play), SeasonSuccessor(seasons), AchievementsSuccessor(achievements),
+                  rematch]
     ending = EndingRoom(Finisher(store, messenger, table.people, table.background, tables, successors),
                         Replays(store, messenger, table.people, table.background, render=render),
-                        rematch, records, Stats(store, table.people, messenger, render=render))
+                        rematch, records, seasons, SeasonEnd(seasons, messenger, table.people, table.background, timers),
+                        achievements, Stats(store, table.people, messenger, seasons, achievements, render=render))
     # Whoever follows another's work waits for its milestone (match.stages), not for its turn here.
-    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear):
+    for listener in (records.hear, tables.hear, pings.hear, ending.finisher.hear, ending.rematch.hear,
+                     achievements.hear):
         table.changes.subscribe(listener)
     owner = Owner(store, table.people, messenger, owner_id=owner_id, errors=errors, database=database)
     updates = _updates(messenger, table, lobbies, tables, ending, owner, bot_username)

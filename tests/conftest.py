@@ -36,6 +36,8 @@ SLOW_FIRST = [
     "test_turn_flow.py",  # 12
     "test_turn_messages.py",  # 12
     "test_records_every_kind_e2e.py",  # 10
+    "test_seasons_e2e.py",  # 11 (15 in all)
+    "test_achievements_e2e.py",  # 11
 ]
 
 

@@ -55,6 +55,8 @@ class Config:
     # BotFather's /newapp (for links from groups). Empty: no page, the buttons stay as they are.
     webapp_url: str = ""
     webapp_short_name: str = ""
+    # How long a season runs (bot/records/calendar.py): month, week, or a length (10m, 12h, 3d).
+    season: str = "month"
 
     @property
     def webhook(self) -> bool:
@@ -63,6 +65,8 @@ class Config:
 
 LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
 SHORT_NAME_RE = re.compile(r"[A-Za-z0-9_]{3,30}")
+# What bot/records/calendar.py reads as a season (a test holds the two in agreement).
+SEASON_RE = re.compile(r"\s*(?:month|week|0*[1-9]\d*\s*[smhd])\s*", re.IGNORECASE)
 
 
 def _webapp_url(value: str) -> str:
@@ -127,6 +131,9 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
     if short_name and not SHORT_NAME_RE.fullmatch(short_name):
         raise ConfigError(f"WEBAPP_SHORT_NAME must be the Mini App's short name from BotFather's /newapp "
                           f"(3-30 letters, digits or _), not {short_name!r}")
+    season = env.get("TABLEBOT_SEASON", "").strip() or "month"
+    if not SEASON_RE.fullmatch(season):
+        raise ConfigError(f"TABLEBOT_SEASON must be month, week or a length such as 10m, 12h or 3d, not {season!r}")
     if short_name and not webapp_url:
         raise ConfigError("WEBAPP_SHORT_NAME needs WEBAPP_URL: the address where the page is served")
     if bot_writes_per_second is not None and not bot_writes_per_second >= 1:
@@ -157,4 +164,5 @@ def from_env(env: dict[str, str] | None = None, *, need_token: bool = True) -> C
         webapp_url=webapp_url,
 
         webapp_short_name=short_name,
+        season=season.lower(),
     )

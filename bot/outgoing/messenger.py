@@ -379,15 +379,19 @@ class Messenger:
         return bool(self._tasks)
 
     async def broadcast(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
-                        thread_id: int = 0) -> Sent:
+                        thread_id: int = 0, notify: bool = True,
+                        leaving: Callable[[], Awaitable[None]] | None = None) -> Sent:
         """One of many chats told the same at once, nobody waiting for it (the maintenance notice,
         a next-game notice, a season's end): in the pacer's broadcast class, at most 30 a second,
         or up to 1,000 with ``allow_paid_broadcast`` when the operator pays for it (each one
-        beyond the free 30 a second costs 0.1 Stars)."""
+        beyond the free 30 a second costs 0.1 Stars). ``leaving``: see ``_call`` (it waits long
+        for Telegram's answer then: a message that must go out once)."""
         paid = self.pacer.paid_broadcasts or None
         return await self._call(chat_id, lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id or None,
-            allow_paid_broadcast=paid), new_message=True, priority=TIDY, broadcast=True)
+            allow_paid_broadcast=paid, disable_notification=not notify,
+            read_timeout=PATIENT_SECONDS if leaving is not None else None),
+            new_message=True, priority=TIDY, broadcast=True, leaving=leaving)
 
     def broadcast_soon(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
                        thread_id: int = 0) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.storage.store import Rating, RecordSeat
 from bot.words.i18n import t
 
 BASE, SCALE = 1500, 20
@@ -71,3 +72,32 @@ def rate(sides: list[list[Skill]], places: list[int]) -> list[list[Skill]]:
     teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in sides]
     new = MODEL.rate(teams, ranks=[float(p) for p in places])
     return [[Skill(r.mu, r.sigma) for r in side] for side in new]
+
+
+def rate_seats(seats: list[RecordSeat], current: dict[int, Rating]) -> list[tuple[RecordSeat, Skill, Skill, int]]:
+    """Each person's new skill after a finished game, given their ratings before it
+    (``current``, by user id; a newcomer starts at ``NEW``): (seat, before, after, rated games
+    after). Computers are opponents of fixed strength and get none; a forgotten person
+    (no user id) plays as a newcomer and gets none; a seat a computer played for most of the game
+    may lose but never gains."""
+    def skill(s: RecordSeat) -> Skill:
+        if s.is_computer:
+            return computer(s.level)
+        had = current.get(s.user_id) if s.user_id is not None else None
+        return Skill(had.mu, had.sigma) if had else NEW
+
+    sides = sorted({s.team for s in seats})
+    members = [[s for s in seats if s.team == side] for side in sides]
+    places = [min(s.place for s in side) for side in members]
+    new = rate([[skill(s) for s in side] for side in members], places)
+    out = []
+    for side, skills in zip(members, new):
+        for s, after in zip(side, skills):
+            if s.is_computer or s.user_id is None:
+                continue  # fixed strength, or nobody to credit
+            before = skill(s)
+            if s.autoplayed and after.figure > before.figure:
+                after = before  # a computer's play does not lift its person
+            games = (current[s.user_id].games if s.user_id in current else 0) + 1
+            out.append((s, before, after, games))
+    return out

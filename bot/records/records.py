@@ -22,7 +22,6 @@ import time
 from bot.records import rating
 from bot.table.changes import Change, Closed, Finished
 from bot.games import kit_for
-from bot.records.rating import Skill
 from bot.storage.store import Game, GameRecord, GameStore, Rating, RecordSeat, Status, StoreUnavailable
 from bot.table.book import Match
 
@@ -125,26 +124,8 @@ class Records:
         """Rate the people of a finished game; fills each person's seat's before/after."""
         people = [s for s in record.seats if not s.is_computer and s.user_id is not None]
         current = await self.store.ratings(record.kind, [s.user_id for s in people])
-
-        def skill(s: RecordSeat) -> Skill:
-            if s.is_computer:
-                return rating.computer(s.level)
-            had = current.get(s.user_id) if s.user_id is not None else None
-            return Skill(had.mu, had.sigma) if had else rating.NEW  # a forgotten person: a newcomer
-
-        sides = sorted({s.team for s in record.seats})
-        members = [[s for s in record.seats if s.team == side] for side in sides]
-        places = [min(s.place for s in side) for side in members]
-        new = rating.rate([[skill(s) for s in side] for side in members], places)
         out = []
-        for side, skills in zip(members, new):
-            for s, after in zip(side, skills):
-                if s.is_computer or s.user_id is None:
-                    continue  # fixed strength, or nobody to credit
-                before = skill(s)
-                if s.autoplayed and after.figure > before.figure:
-                    after = before  # a computer's play does not lift its person
-                games = (current[s.user_id].games if s.user_id in current else 0) + 1
-                s.before, s.after, s.games = before.figure, after.figure, games
-                out.append(Rating(s.user_id, record.kind, after.mu, after.sigma, after.figure, games))
+        for s, before, after, games in rating.rate_seats(record.seats, current):
+            s.before, s.after, s.games = before.figure, after.figure, games
+            out.append(Rating(s.user_id, record.kind, after.mu, after.sigma, after.figure, games))
         return out

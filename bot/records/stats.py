@@ -6,6 +6,11 @@ reads «a player»; names a reader could mistake for each other in one answer ar
 person's @username where there is one, else the table's « (2)»). Dates are ISO (2026-11-22,
 UTC): the same in both languages.
 
+/top shows the season now running (``bot/records/seasons.py``), /top <game> all the whole time;
+a person's /stats puts each game's rating of all time and of the season side by side, the seasons
+they were a champion in (🏆 March 2027 · «Ingenious») and their achievements (how many, the
+latest); a group's /stats its leaders of all time and of the season. /achievements lists them all.
+
 A game's leaderboard is one list, whoever asks: the people with PROVISIONAL_GAMES rated games
 or more by their figure, then those with fewer, marked «?», by theirs. ``/top`` shows its first
 TOP, a group's ``/stats`` its first LEADERS, so the two never disagree on who leads; wherever a
@@ -14,6 +19,7 @@ TOP, a group's ``/stats`` its first LEADERS, so the two never disagree on who le
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from functools import partial
 from typing import Awaitable, Callable
@@ -24,12 +30,15 @@ from render.common import picture_of
 from bot.outgoing import keyboard
 from bot.games import kit_for
 from bot.words.format import MEDALS, medal, message_link
-from bot.words.i18n import nt, t
+from bot.words.i18n import LANGS, nt, t
 from bot.outgoing.keyboard import MENU, Button
 from bot.outgoing.messenger import Messenger, Picture
 from bot.words.names import clean, in_text, likeness, tell_apart
 from bot.table.people import People, Person
+from bot.records.achievements.keeper import Achievements
+from bot.records.calendar import Season, season
 from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
+from bot.records.seasons import SeasonRatings, leaderboard
 from bot.words.refusals import Refused
 from bot.storage.store import GameRecord, GameStore, Rating, RecordSeat
 from bot.words.texts import find_game, game_name
@@ -70,12 +79,27 @@ def result_line(record: GameRecord, lang: str) -> str:
     return f"{head}: " + " · ".join(f"{medal(s.place)} {_name(s, lang)}" for s in seats)
 
 
+# Words after /top that ask for all time rather than the season now running (and the word
+# "all" in each language: /top cones all).
+ALL_TIME = {"all", "alltime", "ever"}
+TITLES = 5  # a person's latest season titles in their /stats
+
+
+def _all_time(word: str) -> bool:
+    """Whether a word after /top asks for all time: «all», or the word for it in a language,
+    however it is accented (a letter with or without its diaeresis alike)."""
+    bare = "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
+    return bare in ALL_TIME or any(bare == t(lang, "all") for lang in LANGS)
+
+
 class Stats:
-    def __init__(self, store: GameStore, people: People, messenger: Messenger, *,
-                 render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
+    def __init__(self, store: GameStore, people: People, messenger: Messenger, seasons: SeasonRatings,
+                 achievements: Achievements, *, render: Callable[[Callable[[], bytes]], Awaitable[bytes]]):
         self.store = store
         self.people = people
         self.messenger = messenger
+        self.seasons = seasons  # which season runs now (bot/records/seasons.py)
+        self.achievements = achievements  # a person's (bot/records/achievements/keeper.py)
         self.render = render  # draws a picture job in the drawing process (bot/workers/pool.py)
 
     # ---- /stats --------------------------------------------------------------------------
@@ -90,27 +114,27 @@ class Stats:
                            for k, n in sorted(counts.items()))
         lines = [t(lang, "📊 <b>Played here</b>: {games}", games=played or "0")]
         boards = {kind: await self.leaderboard(kind, chat_id, LEADERS) for kind in sorted(counts)}
-        label = await self._labels([entry for board in boards.values() for entry in board], lang)
-        leaders = [f"{_game(kind, lang)}: " + ", ".join(f"{label[r.user_id]} {shown(r.figure, r.games)}"
-                                                       for r, _ in board)
-                   for kind, board in boards.items() if board]
-        if leaders:
-            lines += ["", t(lang, "🏆 <b>Leaders</b>")] + leaders
-            if any(r.games < PROVISIONAL_GAMES for board in boards.values() for r, _ in board):
-                lines.append(provisional_note(lang))
+        running = self.seasons.now()
+        now = {kind: await self.leaderboard(kind, chat_id, LEADERS, running) for kind in sorted(counts)}
+        label = await self._labels([entry for board in (*boards.values(), *now.values()) for entry in board], lang)
+
+        def leaders(of: dict[str, list[tuple[Rating, str]]]) -> list[str]:
+            return [f"{_game(kind, lang)}: " + ", ".join(f"{label[r.user_id]} {shown(r.figure, r.games)}"
+                                                         for r, _ in board) for kind, board in of.items() if board]
+        if leaders(boards):
+            lines += ["", t(lang, "🏆 <b>Leaders</b>")] + leaders(boards)
+        if leaders(now):
+            lines += ["", t(lang, "🗓 <b>This season</b> ({season})", season=running.label(lang))] + leaders(now)
+        if any(r.games < PROVISIONAL_GAMES for board in (*boards.values(), *now.values()) for r, _ in board):
+            lines.append(provisional_note(lang))
         lines += ["", t(lang, "🕑 <b>Last games</b>")] + [result_line(r, lang) for r in records]
         return "\n".join(lines)
 
-    async def leaderboard(self, kind: str, chat_id: int | None, limit: int) -> list[tuple[Rating, str]]:
-        """The first ``limit`` of a game's leaderboard, with names: everyone's, or of the people who
-        played it in ``chat_id``. Settled ratings (PROVISIONAL_GAMES rated games or more) first,
-        by figure; then provisional ones («?»), by figure: a first lucky win does not put a
-        newcomer above the regulars."""
-        settled = await self.store.top(kind, min_games=PROVISIONAL_GAMES, limit=limit, chat_id=chat_id)
-        if len(settled) == limit:
-            return settled
-        everyone = await self.store.top(kind, min_games=1, limit=limit + len(settled), chat_id=chat_id)
-        return settled + [(r, name) for r, name in everyone if r.games < PROVISIONAL_GAMES][:limit - len(settled)]
+    async def leaderboard(self, kind: str, chat_id: int | None, limit: int,
+                          season: Season | None = None) -> list[tuple[Rating, str]]:
+        """The first ``limit`` of a game's leaderboard (of all time, or of ``season``), with
+        names: everyone's, or of the people who played it in ``chat_id`` (``seasons.leaderboard``)."""
+        return await leaderboard(self.store, kind, chat_id, limit, season)
 
     async def _labels(self, board: list[tuple[Rating, str]], lang: str) -> dict[int, str]:
         """Each person's name as a leaderboard shows it (HTML): names a reader could mistake for
@@ -136,6 +160,7 @@ class Stats:
             return t(lang, "{name}: no finished games with me yet.", name=in_text(name))
         lines = [t(lang, "📊 {name}: <b>games and ratings</b>", name=in_text(name))]
         provisional = False  # (a «?» in a name must not bring the note)
+        running = self.seasons.now()
         for kind in sorted({p.kind for p in played}):
             mine = [p for p in played if p.kind == kind]
             adapter = kit_for(kind).ui
@@ -148,7 +173,8 @@ class Stats:
                     break
                 streak += 1
             rated = (await self.store.ratings(kind, [user_id])).get(user_id)
-            provisional = provisional or (rated is not None and rated.games < PROVISIONAL_GAMES)
+            now = (await self.store.season_ratings(running.key, kind, [user_id])).get(user_id)
+            provisional = provisional or any(r is not None and r.games < PROVISIONAL_GAMES for r in (rated, now))
             parts = [t(lang, "games: {n}", n=len(mine)), t(lang, "wins: {n}", n=wins)]
             if places:
                 parts.append(t(lang, "places: {places}", places=" ".join(
@@ -157,12 +183,28 @@ class Stats:
                 parts.append(adapter.best_score_text(min(scores) if adapter.low_score_wins else max(scores), lang))
             if rated is not None:
                 parts.append(t(lang, "rating: {figure}", figure=shown(rated.figure, rated.games)))
+            if now is not None:
+                parts.append(t(lang, "this season: {figure}", figure=shown(now.figure, now.games)))
             if streak > 1:
                 parts.append(t(lang, "wins in a row: {n}", n=streak))
             lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
+        lines += await self._titles(user_id, lang)
+        earned = await self.achievements.summary(user_id, lang)
+        if earned:
+            lines += ["", earned]
         if provisional:
             lines += ["", provisional_note(lang)]
         return "\n".join(lines)
+
+    async def _titles(self, user_id: int, lang: str) -> list[str]:
+        """«🏆 March 2027 · «Ingenious»»: the seasons a person was a champion in, the latest first."""
+        seen: dict[tuple[str, str], None] = {}
+        for title in await self.store.titles_of(user_id):
+            seen.setdefault((title.season, title.kind), None)
+        lines = [f"🏆 {season(key).label(lang)} · «{_game(kind, lang)}»" for key, kind in list(seen)[:TITLES]]
+        if len(seen) > TITLES:
+            lines.append(t(lang, "… and {n} more", n=len(seen) - TITLES))
+        return [""] + lines if lines else []
 
     async def chart(self, user_id: int, name: str, lang: str) -> Picture | None:
         """The picture of a person's rating over time, one line per game (``render/chart.py``),
@@ -182,6 +224,10 @@ class Stats:
                       axis=t(lang, "rated games"), provisional_note=t(lang, "dashed: provisional"))
         return lambda: self.render(job)
 
+    async def achievements_of(self, user_id: int, name: str, lang: str) -> str:
+        """/achievements: every achievement, the person's marked (``keeper.listing``)."""
+        return await self.achievements.listing(user_id, name, lang)
+
     @staticmethod
     def chart_caption(name: str, lang: str) -> str:
         """The chart's own caption, when the statistics are too long to be it."""
@@ -190,24 +236,42 @@ class Stats:
     # ---- /top and /history ---------------------------------------------------------------
 
     async def top(self, words: list[str], chat_id: int | None, lang: str) -> str:
-        """/top <game>: this group's leaderboard (in private: everyone's)."""
+        """/top <game>: this group's leaderboard (in private: everyone's) of the season now
+        running; /top <game> all: of all time."""
+        ever = any(_all_time(w) for w in words)
+        words = [w for w in words if not _all_time(w)]
         info = (find_game(" ".join(words)) or find_game(words[0])) if words else None
         if info is None:
-            return t(lang, "Which game? Write /top and a game: {names}.", names=_games_list(lang))
-        best = await self.leaderboard(info.id, chat_id, TOP)
-        name = game_name(info, lang)
-        if not best:
-            return (t(lang, "{game}: nobody here has a rated game yet.", game=name) if chat_id is not None
+            return t(lang, "Which game? Write /top and a game: {names}. This season's best; of all time: /top cones all.",
+                     names=_games_list(lang))
+        running = None if ever else self.seasons.now()
+        best = await self.leaderboard(info.id, chat_id, TOP, running)
+        name, here = game_name(info, lang), chat_id is not None
+        other = (t(lang, "This season: /top {game}.", game=info.id) if ever
+                 else t(lang, "Of all time: /top {game} all.", game=info.id))
+        if not best and ever:
+            return (t(lang, "{game}: nobody here has a rated game yet.", game=name) if here
                     else t(lang, "{game}: nobody has a rated game yet.", game=name))
-        head = (t(lang, "🏆 <b>{game}</b>: the best here", game=name) if chat_id is not None
-                else t(lang, "🏆 <b>{game}</b>: the best everywhere", game=name))
+        if not best:
+            return "\n".join([t(lang, "{game}: nobody here has a rated game this season ({season}) yet.", game=name,
+                                 season=running.label(lang)) if here else
+                              t(lang, "{game}: nobody has a rated game this season ({season}) yet.", game=name,
+                                season=running.label(lang)), other])
+        if ever:
+            head = (t(lang, "🏆 <b>{game}</b>: the best here of all time", game=name) if here
+                    else t(lang, "🏆 <b>{game}</b>: the best everywhere of all time", game=name))
+        else:
+            head = (t(lang, "🏆 <b>{game}</b>: the best here this season ({season})", game=name,
+                      season=running.label(lang)) if here
+                    else t(lang, "🏆 <b>{game}</b>: the best everywhere this season ({season})", game=name,
+                           season=running.label(lang)))
         label = await self._labels(best, lang)
         lines = [head] + [f"{i}. {label[r.user_id]} — {shown(r.figure, r.games)} "
                           f"({t(lang, 'games: {n}', n=r.games)})" for i, (r, _) in enumerate(best, start=1)]
         if best[-1][0].games < PROVISIONAL_GAMES:
             lines += ["", t(lang, "«?»: provisional while there are fewer than {n} rated games; such ratings "
                                   "come after the others.", n=PROVISIONAL_GAMES)]
-        return "\n".join(lines)
+        return "\n".join(lines + ["", other])
 
     async def history(self, chat_id: int, lang: str) -> str:
         """/history: the last games here, each with a link to its results."""
@@ -229,8 +293,9 @@ class Stats:
         if not private:
             return t(lang, "Write /forgetme to me in private: I ask there before I forget your games."), None
         markup = keyboard.markup(MENU, None, [[Button(t(lang, "🗑 Yes, forget my games"), FORGET_ME, turn_free=True)]])
-        return t(lang, "Forget your games? Your ratings and statistics are deleted, and in past results you "
-                       "become «a player». I will not record your games from now on."), markup
+        return t(lang, "Forget your games? Your ratings (of all time and of each season), statistics and "
+                       "achievements are deleted, and in past results you become «a player». I will not record your "
+                       "games from now on."), markup
 
     async def ask_forget_group(self, chat_id: int, person: Person, lang: str) -> tuple[str, object]:
         if chat_id > 0:

@@ -26,7 +26,8 @@ from bot.storage.postgres import PostgresStore, describe, explain
 from bot.storage.sqlite import SqliteStore
 
 # Every table of the schema but schema_version (each store writes its own), parents before children.
-TABLES = ["chats", "users", "series", "games", "seats", "actions", "records", "record_seats", "ratings"]
+TABLES = ["chats", "users", "series", "games", "seats", "actions", "records", "record_seats", "ratings",
+          "season_ratings", "season_games", "seasons", "season_news", "season_titles", "achievements", "marks"]
 IDENTITIES = [("games", "id"), ("series", "id")]  # the ids the database numbers itself
 CHUNK_ROWS = 5000  # rows read from SQLite and sent to PostgreSQL at a time
 

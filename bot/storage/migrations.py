@@ -148,7 +148,65 @@ MIGRATIONS: list[str] = [
     UPDATE games SET end_shown = 1 WHERE results_msg IS NOT NULL OR status = 'cancelled';
     ALTER TABLE seats ADD COLUMN result_sent INTEGER NOT NULL DEFAULT 0
     """,
-    # 6: games played in a chat the bot is not in, on a message posted via the bot (inline mode):
+    # 6: seasons and achievements. Each game's rating also per season (fresh each season), each
+    # rated game counted once in its season; a season closed once, with its champions in each
+    # group that played in it and the message each such group gets (sent once: the message's id,
+    # 0 while it may be on its way, -1 when the group cannot be reached); each person's
+    # achievements, with the game that earned them; a few marks the bot keeps of its own work
+    # (the season it last knew, the achievements catalogue the records were last read with).
+    """
+    CREATE TABLE season_ratings (
+        season   TEXT NOT NULL,
+        kind     TEXT NOT NULL,
+        user_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        figure   INTEGER NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (season, kind, user_id)
+    );
+    CREATE INDEX season_ratings_by_figure ON season_ratings(season, kind, figure DESC);
+    CREATE INDEX season_ratings_by_user ON season_ratings(user_id);
+    CREATE TABLE season_games (
+        game_id  INTEGER PRIMARY KEY,
+        season   TEXT NOT NULL
+    );
+    CREATE TABLE seasons (
+        season  TEXT PRIMARY KEY,
+        closed  REAL NOT NULL
+    );
+    CREATE TABLE season_news (
+        season      TEXT NOT NULL,
+        chat_id     INTEGER NOT NULL,
+        thread_id   INTEGER NOT NULL DEFAULT 0,
+        message_id  INTEGER,
+        PRIMARY KEY (season, chat_id)
+    );
+    CREATE TABLE season_titles (
+        season   TEXT NOT NULL,
+        kind     TEXT NOT NULL,
+        chat_id  INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        figure   INTEGER NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (season, kind, chat_id)
+    );
+    CREATE INDEX season_titles_by_user ON season_titles(user_id);
+    CREATE INDEX records_by_ended ON records(ended);
+    CREATE TABLE achievements (
+        user_id  INTEGER NOT NULL,
+        code     TEXT NOT NULL,
+        game_id  INTEGER NOT NULL,
+        earned   REAL NOT NULL,
+        PRIMARY KEY (user_id, code)
+    );
+    CREATE INDEX achievements_by_game ON achievements(game_id);
+    CREATE TABLE marks (
+        name   TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    )
+    """,
+    # 7: games played in a chat the bot is not in, on a message posted via the bot (inline mode):
     # the message's inline_message_id, one game a message.
     """
     ALTER TABLE games ADD COLUMN inline_msg TEXT;

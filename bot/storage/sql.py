@@ -16,6 +16,7 @@ import json
 import time
 from typing import Any, Callable, Iterable
 
+from bot.storage.honours import FORGET_USER, HonoursSql
 from bot.storage.store import (Chat, Game, GameRecord, PlayedSeat, RatedGame, Rating, RecordSeat, Series,
                                StaleVersion, User)
 
@@ -37,6 +38,7 @@ MIGRATE_CHAT = [
     "results_msg=CASE WHEN results_msg IS NULL THEN NULL ELSE 0 END WHERE chat_id=?",
     "UPDATE series SET chat_id=? WHERE chat_id=?",
     "UPDATE records SET chat_id=? WHERE chat_id=?",
+    "UPDATE season_titles SET chat_id=? WHERE chat_id=?",
     "INSERT INTO chats (chat_id, lang, settings, title) SELECT CAST(? AS BIGINT), lang, settings, title FROM chats "
     "WHERE chat_id=? ON CONFLICT (chat_id) DO NOTHING",
 ]
@@ -78,7 +80,7 @@ class Unchanged(Exception):
 CACHED_ROWS = 50_000  # chats, and people, whose rows are kept after a read
 
 
-class SqlStore:
+class SqlStore(HonoursSql):
     """The part of a ``GameStore`` that is the same SQL on every database, and the cache of the
     rows read on every update (a chat's language, a person's settings): kept after the first read;
     every write of them goes through this object, which forgets the row it changes."""
@@ -434,10 +436,12 @@ class SqlStore:
 
     async def forget_user(self, user_id: int) -> None:
         """/forgetme: the person's ratings go, their seats in records and in games that are over
-        lose their id and name (they read «a player»), and they are not recorded again."""
+        lose their id and name (they read «a player»), their achievements, season ratings and
+        titles go, and they are not recorded again."""
         self._forget(self._users, user_id)
         await self._script([
             ("DELETE FROM ratings WHERE user_id=?", (user_id,)),
+            *[(sql, (user_id,)) for sql in FORGET_USER],
             ("UPDATE record_seats SET user_id=NULL, name=NULL, before=NULL, after=NULL WHERE user_id=?", (user_id,)),
             ("UPDATE seats SET name='' WHERE user_id=? AND game_id IN "
              "(SELECT id FROM games WHERE status IN ('finished','cancelled'))", (user_id,)),

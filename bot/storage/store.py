@@ -273,6 +273,60 @@ class RatedGame:
     ended: float
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """One finished game of a person, as their achievements read it (oldest first): the seat's
+    place, how many seats the game had and how many of them computers played, whether a
+    computer played most of this person's moves, and the rating after it (None: not rated)."""
+
+    game_id: int
+    kind: str
+    ended: float
+    place: int | None
+    players: int
+    computers: int
+    autoplayed: bool
+    after: int | None
+
+
+@dataclass(frozen=True)
+class Earned:
+    """An achievement of a person (``code``: ``bot/records/achievements/catalogue.py``), with
+    the game that earned it and when it was granted."""
+
+    user_id: int
+    code: str
+    game_id: int
+    earned: float
+
+
+@dataclass(frozen=True)
+class SeasonTitle:
+    """The champion of a game in a group for a season (``chat_id`` 0: everyone's), with the
+    season's rating figure and rated games behind it."""
+
+    season: str
+    kind: str
+    chat_id: int
+    user_id: int
+    figure: int
+    games: int
+
+
+@dataclass(frozen=True)
+class SeasonNews:
+    """A season's end message due to a group (its forum topic: where it played last)."""
+
+    season: str
+    chat_id: int
+    thread_id: int
+
+
+# What a season's end message is while it is not simply sent (its id): may be on its way (sent,
+# or perhaps sent: never again), or the group cannot be reached (not tried again).
+NEWS_LEAVING, NEWS_UNREACHABLE = 0, -1
+
+
 # A message id that stands for "sent, or perhaps sent, but its id never learnt" (Telegram's ids
 # start at 1): the results of a game are posted once, so after a stop in the middle of posting
 # them they are not posted again.
@@ -375,6 +429,32 @@ class GameStore(Protocol):
     async def forget_user(self, user_id: int) -> None: ...
     async def forget_chat(self, chat_id: int) -> int: ...
     async def prune_actions(self, before: float) -> int: ...
+
+    # seasons (bot/records/seasons.py) and achievements (bot/records/achievements/)
+    async def mark(self, name: str) -> str | None: ...
+    async def set_mark(self, name: str, value: str) -> None: ...
+    async def season_ratings(self, season: str, kind: str, user_ids: list[int]) -> dict[int, Rating]: ...
+    async def count_season_game(self, game_id: int, season: str, ratings: list[Rating]) -> bool: ...
+    async def uncounted_records(self, since: float = 0.0) -> list[GameRecord]: ...
+    async def counted_seasons(self) -> set[str]: ...
+    async def season_top(self, season: str, kind: str, *, start: float, end: float, min_games: int, limit: int,
+                         chat_id: int | None = None) -> list[tuple[Rating, str]]: ...
+    async def season_played(self, start: float, end: float) -> list[tuple[int, int, str, bool]]: ...
+    async def close_season(self, season: str, closed: float, news: list[SeasonNews],
+                           titles: list[SeasonTitle]) -> bool: ...
+    async def closed_seasons(self) -> set[str]: ...
+    async def due_season_news(self) -> list[SeasonNews]: ...
+    async def set_season_news(self, season: str, chat_id: int, message_id: int | None) -> None: ...
+    async def season_titles(self, season: str, chat_id: int) -> list[SeasonTitle]: ...
+    async def titles_of(self, user_id: int) -> list[SeasonTitle]: ...
+    async def records_between(self, chat_id: int, start: float, end: float) -> list[GameRecord]: ...
+    async def grant(self, earned: list[Earned]) -> None: ...
+    async def achievements_of(self, user_id: int) -> list[Earned]: ...
+    async def achievements_of_game(self, game_id: int) -> list[Earned]: ...
+    async def achievement_counts(self) -> tuple[dict[str, int], int]: ...
+    async def history(self, user_id: int) -> list[PlayedGame]: ...
+    async def finished_records(self) -> list[GameRecord]: ...
+    async def replay_inputs(self, game_ids: list[int]) -> dict[int, tuple[int, list[tuple[int, str]]]]: ...
 
     # the owner's figures (bot/ops/owner.py)
     async def activity(self, since: float) -> tuple[int, int]: ...

@@ -47,6 +47,9 @@ class Scratch:
     resumed: float = 0.0
     # Where an inline game's pictures go up (bot/showing/messages.py: ``Carrier``).
     carrier: Any = None
+    # Every event of the game as this process heard it from its start (None: it did not hear
+    # the start), for the achievements decided at its end (bot/records/achievements/keeper.py).
+    heard: list[dict] | None = None
 
 
 @dataclass(eq=False)

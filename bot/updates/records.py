@@ -1,5 +1,5 @@
-"""The records' commands: /stats, /top, /history, /forgetme, /forgetgroup and the buttons that
-confirm forgetting. What they show and forget is ``bot/records``'."""
+"""The records' commands: /stats, /top, /achievements, /history, /forgetme, /forgetgroup and the
+buttons that confirm forgetting. What they show and forget is ``bot/records``'."""
 from __future__ import annotations
 
 import re
@@ -29,8 +29,13 @@ class RecordRoutes:
                       "private": "/stats — your games and ratings"}),
         Command("top", "on_top", 70,
                 menus={"private": "The best players of a game", "group": "The best players of a game"},
-                help={"group": "/top <i>game</i> — the best players", "private": "/top <i>game</i> — the best "
-                                                                                 "players everywhere"}),
+                help={"group": "/top <i>game</i> — the best players of the season (<i>all</i>: of all time)",
+                      "private": "/top <i>game</i> — the best players everywhere this season (<i>all</i>: of all "
+                                 "time)"}),
+        Command("achievements", "on_achievements", 72,
+                menus={"private": "Your achievements", "group": "Achievements"},
+                help={"group": "/achievements — your achievements (as a reply to someone: theirs)",
+                      "private": "/achievements — your achievements, and how rare each is"}),
         Command("history", "on_history", 75, menus={"group": "The last games here"},
                 help={"group": "/history — the last games"}),
         Command("forgetme", "on_forget_me", 95, menus={"private": "Delete your games and ratings"},
@@ -70,6 +75,18 @@ class RecordRoutes:
             text = self.stats.chart_caption(name, context.lang)
         self.messenger.post(chat.id, text, thread_id=thread_of(update), priority=context.reply_priority,
                             picture=picture)
+
+    async def on_achievements(self, update: Update, context: TableContext) -> None:
+        """/achievements: the person's own (in a group, as a reply to someone's message: theirs)."""
+        chat = update.effective_chat
+        replied = update.message.reply_to_message if update.message else None
+        who = replied.from_user if replied is not None and not replied.sender_chat else None
+        if chat.type != ChatType.PRIVATE and who is not None and not who.is_bot:
+            user_id = who.id
+            name = person_name(who.first_name, who.last_name, who.username) or t(context.lang, "a player")
+        else:
+            user_id, name = context.person.id, context.person.name
+        await reply(self.messenger, update, context, await self.stats.achievements_of(user_id, name, context.lang))
 
     async def on_top(self, update: Update, context: TableContext) -> None:
         """/top <game>: the leaderboard of this group (in private: of everyone)."""

@@ -49,6 +49,10 @@ class RecordingMessenger:
     async def send_text(self, chat_id, text, markup=None, **_):
         return self._sent("sendMessage", chat_id, text, markup)
 
+    async def broadcast(self, chat_id, text, markup=None, **kw):
+        """A message to many chats (the broadcasts' class): sent as any message is here."""
+        return await self.send_text(chat_id, text, markup, **kw)
+
     async def send_photo(self, chat_id, picture, caption, markup=None, **_):
         await picture()  # drawn when it goes out, as the Messenger does
         return self._sent("sendPhoto", chat_id, caption, markup)
@@ -115,9 +119,12 @@ class Core:
         await self.store.close()
 
 
-async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30) -> Core:
-    """The bot's objects, wired as in bot/app.py, over an in-memory store and a recorder."""
-    store = await make_store(":memory:").open()
-    return Core(platform.build_core(store, RecordingMessenger(), Timers(None), bot_username="tablebot",
+async def build_core(*, turn_minutes: float = 10, lobby_minutes: int = 30, db: str = ":memory:",
+                     messenger: RecordingMessenger | None = None, **more) -> Core:
+    """The bot's objects, wired as in bot/app.py, over a store (in memory, or the file ``db``,
+    where a test may build the bot again as a restart would) and a recorder; ``more``: other
+    arguments of ``bot.wiring.build_core`` (``season``, ``clock``)."""
+    store = await make_store(db).open()
+    return Core(platform.build_core(store, messenger or RecordingMessenger(), Timers(None), bot_username="tablebot",
                                     turn_minutes=turn_minutes, lobby_minutes=lobby_minutes, computer_pause=0.0,
-                                    render=no_picture))
+                                    render=no_picture, **more))

@@ -46,6 +46,9 @@ def constant_messages():
     out += [text for command in router.commands() for text in (*command.menus.values(), *command.help.values())]
     from bot.ops.owner import NOTICE
     out += [NOTICE]
+    from bot.records.achievements.catalogue import texts
+    from bot.records.calendar import MONTHS
+    out += texts() + list(MONTHS)
     return out
 
 

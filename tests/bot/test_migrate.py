@@ -12,6 +12,7 @@ import pytest
 from bot.storage import instance
 from bot.storage.choose import make_store
 from bot.storage.migrate import TABLES
+from bot.storage.store import Earned, Rating, SeasonNews, SeasonTitle
 from tests.bot.harness import BotRunner, Player, play_against_a_computer, press_until_over, start_game
 from tests.bot.test_cli import run_bot
 
@@ -34,6 +35,13 @@ async def _played_database(fake, path) -> int:
     await runner.store.set_chat_setting(GROUP, "turn_timeout", 120)
     await runner.store.create_series(GROUP, "lucky", 3, [1, 2])
     await runner.store.forget_user(77)
+    # A season closed, with its champion and its message to the group (the games above are
+    # counted in the season now running, and earned their players achievements).
+    await runner.store.close_season("2027-03", 1.0, [SeasonNews("2027-03", GROUP, 0)],
+                                    [SeasonTitle("2027-03", "cones", GROUP, 1, 1500, 1)])
+    await runner.store.count_season_game(10**6, "2027-03", [Rating(1, "cones", 25.0, 8.0, 1500, 1)])
+    await runner.store.grant([Earned(1, "first_game", 1, 1.0)])
+    await runner.store.set_mark("test", "1")
     await runner.stop()
     return trio.id
 

@@ -14,6 +14,9 @@ from bot.table.background import Background
 from bot.words.format import fits_caption
 from bot.records.rating import NEW, computer
 from bot.records.records import Records
+from bot.records.achievements.keeper import Achievements
+from bot.records.calendar import Calendar
+from bot.records.seasons import SeasonRatings
 from bot.records.stats import Stats
 from bot.storage.store import Seat, Status
 from bot.storage.choose import make_store
@@ -122,7 +125,7 @@ async def draw_here(job) -> bytes:
 
 
 async def test_the_rating_chart_needs_two_rated_games_of_some_game(store):
-    records, stats = Records(store, Background()), Stats(store, None, None, render=draw_here)
+    records, stats = Records(store, Background()), Stats(store, None, None, SeasonRatings(store, Calendar()), Achievements(store), render=draw_here)
     await records.record(await finished(store, "lucky", people("Anna", "Boris"), [1, 2]))
     await records.record(await finished(store, "trio", people("Anna", "Boris"), [2, 1]))
     assert await stats.chart(1, "Anna", "ru") is None  # one game of each: steps, not trends

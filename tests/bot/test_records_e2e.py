@@ -124,14 +124,15 @@ async def test_top_in_a_group_and_everywhere(fake, runner):
     await anna.start_private()
     await _seed_ratings(runner.store, GROUP, {1: "Anna", 2: "Boris"}, PROVISIONAL_GAMES)
     await _seed_ratings(runner.store, -1004000, {3: "Cleo"}, PROVISIONAL_GAMES)
-    here = await ask(fake, anna, GROUP, "/top cones")
-    assert "the best here" in here and "1. Anna — 1900" in here and "2. Boris — 1850" in here
+    # (ratings seeded in the store, as of games played before seasons: /top of all time)
+    here = await ask(fake, anna, GROUP, "/top cones all")
+    assert "the best here of all time" in here and "1. Anna — 1900" in here and "2. Boris — 1850" in here
     assert "Cleo" not in here
-    everywhere = await ask(fake, anna, anna.id, "/top конусы")
+    everywhere = await ask(fake, anna, anna.id, "/top конусы все")
     assert "Cleo" in everywhere and "Anna" in everywhere
     # Someone with fewer rated games comes after those with enough, marked «?», in both lists.
     await _seed_ratings(runner.store, GROUP, {4: "Dora", 5: "Emil"}, 1, first=PROVISIONAL_GAMES)
-    here = await ask(fake, boris, GROUP, "/top cones")  # (Anna's same command again would be a flood)
+    here = await ask(fake, boris, GROUP, "/top cones all")  # (Anna's same command again would be a flood)
     assert "1. Anna — 1900 " in here and "2. Boris — 1850 " in here and "3. Dora — 1900? " in here
     stats = await ask(fake, cleo, GROUP, "/stats")
     assert "Cones: Anna 1900, Boris 1850, Dora 1900?" in stats and stats.count("«?»") == 1
@@ -149,7 +150,7 @@ async def test_look_alike_names_are_told_apart_in_stats_and_top(fake, runner):
     await _seed_ratings(runner.store, GROUP, {u: name for u, (name, _) in people.items()}, 2)
     stats = await ask(fake, Player(fake, runner, 9, "Zoe"), GROUP, "/stats")
     shown = stats.split("Cones: ", 1)[1].split("\n")[0].split(", ")
-    top = await ask(fake, Player(fake, runner, 9, "Zoe"), GROUP, "/top cones")
+    top = await ask(fake, Player(fake, runner, 9, "Zoe"), GROUP, "/top cones all")
     ranked = [line.split(". ", 1)[1].split(" — ")[0] for line in top.split("\n")[1:5]]
     assert ranked == ["Ａｎｎａ (@anna_wide)", "Anna", "𝐀𝐧𝐧𝐚 (@anna_bold)", "Аnna (2)"], top
     assert [x.rsplit(" ", 1)[0] for x in shown] == ranked[:3], stats
@@ -204,9 +205,12 @@ async def test_a_database_of_the_previous_version_is_back_filled_in_order(fake, 
         await runner.stop()
     # Back to the schema of the version before records (3), with the games it would have had.
     conn = sqlite3.connect(db)
-    conn.executescript("DROP TABLE records; DROP TABLE record_seats; DROP TABLE ratings; "
+    conn.executescript("DROP TABLE season_ratings; DROP TABLE season_games; DROP TABLE seasons; "
+                       "DROP TABLE season_news; DROP TABLE season_titles; DROP TABLE achievements; DROP TABLE marks; "
+                       "DROP TABLE records; DROP TABLE record_seats; DROP TABLE ratings; "
                        "ALTER TABLE actions DROP COLUMN auto; ALTER TABLE users DROP COLUMN forgotten; "
                        "ALTER TABLE games DROP COLUMN end_shown; ALTER TABLE seats DROP COLUMN result_sent; "
+                       "DROP INDEX games_by_inline_msg; ALTER TABLE games DROP COLUMN inline_msg; "
                        "DELETE FROM schema_version WHERE version > 3;")
     conn.close()
     runner = await BotRunner(fake, db).start()
@@ -218,6 +222,9 @@ async def test_a_database_of_the_previous_version_is_back_filled_in_order(fake, 
         ratings = await runner.store.ratings("lucky", [1, 2, 3])
         assert {u: r.figure for u, r in ratings.items()} == expected  # the same, in the order of play
         assert all(r.games == 2 for r in ratings.values())
+        # Both games ended in the season now running: its ratings are the same, from the same start.
+        running = runner.bot.core.seasons.now()
+        assert await runner.store.season_ratings(running.key, "lucky", [1, 2, 3]) == ratings
     finally:
         await runner.stop()
 
