@@ -7,8 +7,9 @@ each does (bot/webapp/boards/<game>.py). Every API request carries Telegram's si
 (bot/webapp/auth.py); the server decides everything, and a move goes through the same door as
 a button press (bot/updates/door.py).
 
-    GET  /app/                              the page (static/index.html)
-    GET  /app/static/...                    its modules, styles
+    GET  /app/                              the page (static/index.html, revalidated on every open)
+    GET  /app/static/<name>.<hash>.<ext>    its modules, styles: URLs that change with the bytes, kept
+                                            a year (bot/webapp/assets.py; the page's import map)
     GET  /app/api/me                        the games there are (the registry's), the person's
                                             lobbies and running games, the start parameter
     GET  /app/api/games/{id}[?wait=1]       the game as this person may see it (on their turn, the
