@@ -359,7 +359,8 @@ class ChromiumPhone(Phone):
         async def telegram_js(route):
             await route.fulfill(status=200, content_type="text/javascript", body=stub_script(raw, stub))
 
-        await page.route(TELEGRAM_JS, telegram_js)
+        if self.front is None:  # (a route turns Chromium's cache off: a front serves the stub instead)
+            await page.route(TELEGRAM_JS, telegram_js)
         if forge is not None and self.front is None:
             async def forged(route):
                 headers = dict(route.request.headers)
