@@ -419,9 +419,6 @@ class ChromiumPhone(Phone):
 
 class WebKitPhone(Phone):
     engine = "webkit"
-    # Without a compositor's frames (Xvfb) WebKitGTK runs requestAnimationFrame about three times a
-    # second: a task later is what the page's own callbacks need.
-    DRAWN = "() => new Promise((done) => setTimeout(() => done(true), 0))"
 
     async def _start(self, browser: Browser, url: str, size, forge, stub) -> None:
         self.session = await webkit.Session.start(*size)

@@ -78,7 +78,10 @@ class Session:
     async def start(cls, width: int, height: int) -> "Session":
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.options import Options
-        env = {**os.environ, "DISPLAY": display(), "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"}
+        # No accessibility bus to wait for (a start now and then hung on it), and no compositing:
+        # on Xvfb it gets no frames, and animation frames then came three times a second.
+        env = {**os.environ, "DISPLAY": display(), "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+               "WEBKIT_DISABLE_COMPOSITING_MODE": "1"}
         port = free_port()
         process = subprocess.Popen([DRIVER, f"--port={port}"], env=env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
