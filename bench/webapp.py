@@ -72,7 +72,7 @@ async def _opens(browser, url: str, raw: str) -> tuple[Open, Open]:
         phone = await Phone.open(browser, url, raw, front=True)
         try:
             for out in (firsts, seconds):
-                mark = len(phone.front.passed)
+                mark = len(phone.front.passed) if out is seconds else 0  # (the first: since it opened)
                 if out is seconds:
                     await phone.goto("about:blank")
                     await phone.goto(url)
