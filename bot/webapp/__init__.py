@@ -4,13 +4,15 @@ Mounted on the bot's one web server (bot/ops/web.py) at ``/app`` when ``WEBAPP_U
 page is ``<WEBAPP_URL>/app/``. Every game is played on it (a piece, a place, ✅; lucky's one tap),
 each with its board module and the moves the engine allows with what each does, from the
 game's kit (bot/games/<game>/: board.js, page.py). Every API request carries Telegram's signed ``initData``
-(``auth``); the server decides everything (``api``: the routes; ``views``: what one person may
+(``auth``); the page and its files are served as a phone's cache wants them (``assets``: hashed
+URLs kept a year, the page revalidated, no body on a 304); the server decides everything (``api``: the routes; ``views``: what one person may
 see of a game, never another's secret), and a move goes through the same door as a button press
 (bot/updates/door.py). Open pages hear a game's changes (``live``); a script hammering the API
 is held back (``limits``).
 
-    GET  /app/                              the page (static/index.html)
-    GET  /app/static/...                    its modules, styles
+    GET  /app/                              the page (static/index.html, revalidated on every open)
+    GET  /app/static/<name>.<hash>.<ext>    its modules, styles: URLs that change with the bytes, kept
+                                            a year (bot/webapp/assets.py; the page's import map)
     GET  /app/api/me                        the games there are (the registry's), the person's
                                             lobbies and running games, the start parameter
     GET  /app/api/games/{id}[?wait=1]       the game as this person may see it (on their turn, the

@@ -19,7 +19,7 @@ from aiohttp import web
 from telegram import User
 
 from engines import registry
-from bot.games import kit_for
+from bot.games import kits
 from bot.outgoing import keyboard
 from bot.outgoing.actions import JOIN
 from bot.table.book import GameBook
@@ -29,7 +29,7 @@ from bot.table.people import People, Person
 from bot.storage.store import from_base36
 from bot.words.i18n import normalize_lang
 from bot.words.texts import game_name
-from bot.webapp import auth, views
+from bot.webapp import assets, auth, views
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Live
 
@@ -43,8 +43,9 @@ GAME_ID = re.compile(r"[0-9a-z]{1,12}")
 ACTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9,-]{0,23}")
 MAX_BODY = 1024
 VIEWS_KEPT = 256  # game views kept, by ETag
-# The page may load Telegram's script and nothing else from elsewhere.
-CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; "
+# The page may load Telegram's script and nothing else from elsewhere; its one inline script is
+# the import map, allowed by its hash.
+CSP = ("default-src 'self'; script-src 'self' {import_map} https://telegram.org; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
 
 
@@ -60,12 +61,15 @@ class PageApi:
         self.limits = RateLimit()
         # A game's JSON by ETag: every page on a game wakes on the same move and asks for it.
         self._views: OrderedDict[str, dict] = OrderedDict()
+        # The page and its files, hashed and compressed once (bot/webapp/assets.py).
+        # The page's own files, and each game's board from its kit (``static/boards/<game>.js``).
+        self.assets = assets.Assets(STATIC, extra={f"boards/{kit.id}.js": kit.board for kit in kits()})
+        self.csp = CSP.format(import_map=self.assets.script_hash)
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=MAX_BODY)
         app.router.add_get("/", self.page)
-        app.router.add_get("/static/boards/{kind:[a-z0-9_]+}.js", self.board)
-        app.router.add_static("/static/", STATIC, append_version=False)
+        app.router.add_get("/static/{path:.+}", self.static)
         app.router.add_get("/words/{lang}", self.words)
         app.router.add_get("/api/me", self.me)
         app.router.add_get("/api/games/{id}", self.game)
@@ -78,9 +82,8 @@ class PageApi:
     @web.middleware
     async def _headers(self, request: web.Request, handler):
         response = await handler(request)
-        if response.status == 200 and "gzip" in request.headers.get("Accept-Encoding", ""):
-            response.enable_compression()  # the modules and the JSON shrink to a third
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        assets.compress(request, response)  # the JSON shrinks to a third; the files come compressed
+        response.headers.setdefault("Content-Security-Policy", self.csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
@@ -119,20 +122,16 @@ class PageApi:
 
     # ---- the page ------------------------------------------------------------------------
 
-    async def page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    async def page(self, request: web.Request) -> web.Response:
+        """The page, revalidated on every open: it names its files' hashed URLs."""
+        return assets.answer(request, self.assets.page, assets.REVALIDATE)
 
-    async def board(self, request: web.Request) -> web.StreamResponse:
-        """A game's board module, from its kit (bot/games/<game>/board.js); the boards' shared
-        helpers (static/boards/common.js) are a static file."""
-        kind = request.match_info["kind"]
-        try:
-            path = kit_for(kind).board
-        except KeyError:
-            path = STATIC / "boards" / f"{kind}.js"
-            if not path.is_file():
-                raise web.HTTPNotFound() from None
-        return web.FileResponse(path)
+    async def static(self, request: web.Request) -> web.Response:
+        """A module, a style: by its hashed URL, kept by the phone for a year."""
+        found = self.assets.find(request.match_info["path"])
+        if found is None:
+            raise web.HTTPNotFound()
+        return assets.answer(request, *found)
 
     async def me(self, request: web.Request) -> web.Response:
         person, user = await self._person(request)
@@ -151,13 +150,13 @@ class PageApi:
         person, user = await self._person(request)
         match, seat = await self._match(request, person, user)
         tag = views.etag(match, seat, person.lang)
-        if request.headers.get("If-None-Match") == tag:
+        if _shows(request, tag):
             if request.query.get("wait") and await self.live.wait(match.id, WAIT_SECONDS):
                 match = await self.book.load(match.id) or match
                 seat = match.game.seat_of(person.id)  # the change may be this person's Join
                 tag = views.etag(match, seat, person.lang)
-            if request.headers.get("If-None-Match") == tag:
-                return web.Response(status=304, headers={"ETag": tag})
+            if _shows(request, tag):
+                return web.Response(status=304, headers={"ETag": tag, "Cache-Control": "no-store"})
         return _json(self._view(match, seat, person.lang, tag), headers={"ETag": tag})
 
     def _view(self, match, seat: int | None, lang: str, tag: str | None = None) -> dict:
@@ -219,6 +218,12 @@ class PageApi:
         joined = answer.outcome in ("joined", "already")
         return _json({"joined": joined, "text": answer.text, "url": answer.url,
                       "game": self._view(match, seat, person.lang)}, status=200 if joined else 409)
+
+
+def _shows(request: web.Request, tag: str) -> bool:
+    """The page already shows the game as ``tag`` says (its If-None-Match, compressed or not)."""
+    header = request.headers.get("If-None-Match")
+    return header is not None and any(assets.plain_tag(t) == tag for t in header.split(","))
 
 
 def _summary(match, user_id: int, lang: str) -> dict:

@@ -1,11 +1,19 @@
-"""A real headless browser (Debian's chromium through Playwright) opening the Mini App as
-Telegram would: ``telegram-web-app.js`` is answered by a stub whose ``initData`` is signed with
-the test bot's token, its MainButton a real button on the page (``#tg-main``), its haptics noted.
+"""Real browsers opening the Mini App as Telegram would, in both engines Telegram shows it in:
+Chromium (Android, desktop; Debian's chromium through Playwright) and WebKit (iPhone, iPad, Mac;
+Debian's WebKitGTK MiniBrowser through WebKitWebDriver and selenium, under an Xvfb the tests
+start: tests/bot/webkit.py). ``telegram-web-app.js`` is answered by a stub whose ``initData`` is
+signed with the test bot's token, its MainButton a real button on the page (``#tg-main``), its
+haptics noted.
 
-Where chromium is missing (a fresh machine: ``apt-get install chromium``) the browser tests are
-skipped with a reason that says so; where ``TABLEBOT_REQUIRE_BROWSER=1`` (CI, which installs it)
-they fail instead. ``TABLEBOT_CHROMIUM`` names another chromium than ``/usr/bin/chromium``.
-Each test module shares one browser (``browser``), each test a context of its own.
+Every browser test runs once per engine (the ``browser`` fixture, one per module and engine).
+Where an engine is missing its tests are skipped with a reason that names the Debian packages;
+where ``TABLEBOT_REQUIRE_BROWSER=1`` (CI, which installs them) they fail instead.
+``TABLEBOT_CHROMIUM`` and ``TABLEBOT_MINIBROWSER`` name other binaries.
+
+A test speaks to a ``Phone``, the same in either engine: controls by their role and accessible
+name, what the page shows by CSS selector, taps, waits. What an engine's WebDriver cannot see (the
+requests, their answers) a WebKit phone gets from its front (tests/bot/front.py), which also
+serves it Telegram's stub.
 """
 from __future__ import annotations
 
@@ -15,20 +23,35 @@ import os
 import random
 import re
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import async_playwright
 
+from tests.bot import webkit
+from tests.bot.front import Front
 from tests.bot.harness import buttons
 from tests.bot.webapp_client import assert_only_own_secrets, bot_with_page, states_by_turn
 
 CHROMIUM = os.environ.get("TABLEBOT_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("TABLEBOT_REQUIRE_BROWSER") == "1"
+ENGINES = ("chromium", "webkit")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+PHONE = (390, 844)  # CSS px: the phone the tests hold (an iPhone 12-15's page)
+
+# What the page did wrong, noted in the page itself (either engine): an error, a rejected promise,
+# a script or style that failed to load ("Importing a module script failed").
+RECORDER = """
+(() => {
+  const errors = (window.__errors = []);
+  window.addEventListener("error", (e) => errors.push(e.message || ("failed to load " + ((e.target && (e.target.src || e.target.href)) || "?"))), true);
+  window.addEventListener("unhandledrejection", (e) => errors.push("unhandled: " + String(e.reason)));
+})();
+"""
 
 STUB = """
 (() => {
@@ -75,33 +98,46 @@ MINIMAL_STUB = "window.Telegram = { WebApp: { initData: %(raw)s, initDataUnsafe:
 
 
 def stub_script(raw_init_data: str, template: str = STUB) -> str:
-    return template % {"raw": json.dumps(raw_init_data)}
+    return RECORDER + template % {"raw": json.dumps(raw_init_data)}
 
 
-def missing_browser() -> str | None:
-    """Why the browser tests cannot run here (None: they can)."""
+def missing_browser(engine: str = "chromium") -> str | None:
+    """Why an engine's browser tests cannot run here (None: they can)."""
+    if engine == "webkit":
+        return webkit.missing()
     if os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK):
         return None
     return (f"no chromium at {CHROMIUM}: the Mini App's browser tests need it (apt-get install chromium, "
             "or TABLEBOT_CHROMIUM=<path>)")
 
 
-def need_browser() -> None:
-    """Skip the test where chromium is missing; fail instead where it is required (CI)."""
-    reason = missing_browser()
+def need_browser(engine: str = "chromium") -> None:
+    """Skip the test where the engine is missing; fail instead where it is required (CI)."""
+    reason = missing_browser(engine)
     if reason is not None:
         if REQUIRED:
             pytest.fail(reason + "; TABLEBOT_REQUIRE_BROWSER=1 says it must be there", pytrace=False)
         pytest.skip(reason)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser():
-    """One headless chromium for a test module (its tests run in the module's event loop:
+@dataclass
+class Browser:
+    """An engine for a test module: ``name``, and for Chromium the launched browser (each phone a
+    context of its own); a WebKit phone is a MiniBrowser of its own."""
+    name: str
+    chromium: object = None
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module", params=ENGINES)
+async def browser(request):
+    """One browser of each engine for a test module (its tests run in the module's event loop:
     ``pytestmark = pytest.mark.asyncio(loop_scope="module")``, and its bot fixtures too)."""
-    need_browser()
+    need_browser(request.param)
+    if request.param == "webkit":
+        yield Browser("webkit")
+        return
     async with chromium() as launched:
-        yield launched
+        yield Browser("chromium", launched)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -126,98 +162,306 @@ async def chromium():
             await browser.close()
 
 
-class Phone:
-    """One person's Telegram with the Mini App open at 390 × 844: every JSON answer it got is
-    kept (to check that none holds another's rack), and every page error."""
+@asynccontextmanager
+async def engine(name: str):
+    """A ``Browser`` outside pytest (the bench)."""
+    if name == "webkit":
+        reason = missing_browser("webkit")
+        if reason is not None:
+            raise RuntimeError(reason)
+        yield Browser("webkit")
+        return
+    async with chromium() as launched:
+        yield Browser("chromium", launched)
 
-    def __init__(self, page, raw_init_data: str):
-        self.page = page
+
+# The controls one may see now, by their role and accessible name, as a screen reader reads them
+# out: [index among `button, [role=button]`, name, whether it may be tapped (enabled)].
+CONTROLS = """() => [...document.querySelectorAll("button, [role=button]")].map((b, i) => [i,
+    (b.getAttribute("aria-label") || b.textContent || "").trim(),
+    !b.disabled && b.getAttribute("aria-disabled") !== "true",
+    b.getClientRects().length > 0 && getComputedStyle(b).visibility !== "hidden" && !b.closest("[hidden]")])
+  .filter(([, name, , shown]) => shown && name).map(([i, name, enabled]) => [i, name, enabled])"""
+# A control made ready for a tap: in view, marked, its rectangle (CSS px of the viewport).
+MARK = """(i) => { document.querySelectorAll("[data-tap]").forEach((n) => n.removeAttribute("data-tap"));
+  const b = document.querySelectorAll("button, [role=button]")[i];
+  b.scrollIntoView({ block: "center", inline: "center" });
+  b.setAttribute("data-tap", "1");
+  const r = b.getBoundingClientRect();
+  return [r.left, r.top, r.width, r.height]; }"""
+SHOWN = """([selector, visible]) => { const n = document.querySelector(selector);
+  return Boolean(n) && (!visible || (n.getClientRects().length > 0 && getComputedStyle(n).visibility !== "hidden")); }"""
+
+
+# Two touch pointers on an element's centre, moved apart through the spreads (px either side).
+PINCH = """([selector, spreads]) => { const n = document.querySelector(selector); const r = n.getBoundingClientRect();
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const send = (type, id, x) => n.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: "touch",
+    isPrimary: id === 1, clientX: x, clientY: cy, bubbles: true, cancelable: true, buttons: type === "pointerup" ? 0 : 1 }));
+  send("pointerdown", 1, cx - spreads[0]); send("pointerdown", 2, cx + spreads[0]);
+  for (const s of spreads.slice(1)) { send("pointermove", 1, cx - s); send("pointermove", 2, cx + s); }
+  send("pointerup", 1, cx - spreads.at(-1)); send("pointerup", 2, cx + spreads.at(-1)); return true; }"""
+
+
+def _matches(pattern, name: str) -> bool:
+    return name == pattern if isinstance(pattern, str) else bool(pattern.search(name))
+
+
+class Phone:
+    """One person's Telegram with the Mini App open (390 × 844 unless told): every JSON answer it
+    got is kept (to check that none holds another's rack), and what went wrong on the page."""
+
+    engine = "?"
+
+    def __init__(self, raw_init_data: str):
         self.raw = raw_init_data
-        self.errors: list[str] = []
-        self.answers: list[tuple[int, str, str]] = []  # (status, url, body)
-        self.api_statuses: list[int] = []
+        self.errors: list[str] = []  # the engine's own report (Chromium's page errors)
+        self.front: Front | None = None
 
     @classmethod
-    async def open(cls, browser, url: str, raw_init_data: str, *, forge=None, stub: str = STUB) -> "Phone":
-        context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                            has_touch=True, is_mobile=True)
-        page = await context.new_page()
-        phone = cls(page, raw_init_data)
-        page.on("pageerror", lambda error: phone.errors.append(str(error)))
-
-        async def telegram_js(route):
-            await route.fulfill(status=200, content_type="text/javascript", body=stub_script(raw_init_data, stub))
-
-        await page.route(TELEGRAM_JS, telegram_js)
-        if forge is not None:
-            async def forged(route):
-                headers = dict(route.request.headers)
-                headers["authorization"] = "tma " + forge(raw_init_data)
-                await route.continue_(headers=headers)
-            await page.route("**/app/api/**", forged)
-
-        async def noted(response):
-            if "/app/api/" in response.url:
-                phone.api_statuses.append(response.status)
-                try:
-                    body = await response.text()
-                except Exception:  # a long poll cut when the page closes
-                    body = ""
-                phone.answers.append((response.status, response.url, body))
-
-        page.on("response", noted)
-        await page.goto(url)
+    async def open(cls, browser: Browser, url: str, raw_init_data: str, *, forge=None, stub: str = STUB,
+                   size: tuple[int, int] = PHONE, front: bool = False) -> "Phone":
+        """The page at ``url`` (a WebKit phone, or ``front``: through a front, which counts)."""
+        kind = WebKitPhone if browser.name == "webkit" else ChromiumPhone
+        phone = kind(raw_init_data)
+        if browser.name == "webkit" or front:
+            upstream = re.match(r"https?://[^/]+", url)[0]
+            phone.front = await Front(upstream, stub_script(raw_init_data, stub), forge).start()
+            url = phone.front.url(url)
+        await phone._start(browser, url, size, forge, stub)
         return phone
 
-    async def settled(self, timeout: float = 15_000) -> None:
-        """Until no request a tap made is under way (the page counts them from the tap itself:
-        body[data-asking]) and the page has drawn what they answered."""
-        await self.page.wait_for_selector("body:not([data-asking]), body[data-asking='0']", state="attached",
-                                          timeout=timeout)
-        await self.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
+    # ---- what the page shows --------------------------------------------------------------------
 
-    async def version(self) -> int:
-        return int(await self.page.get_attribute("body", "data-version") or -1)
+    @property
+    def answers(self) -> list[tuple[int, str, str]]:
+        """(status, url, body) of every answer of the API the page got."""
+        return self.front.answers if self.front else self._answers
+
+    @property
+    def api_statuses(self) -> list[int]:
+        return [status for status, _, _ in self.answers]
+
+    async def page_errors(self) -> list[str]:
+        """Everything that went wrong on the page so far (the engine's and the page's own note)."""
+        noted = await self.js("() => window.__errors || []")
+        return self.errors + [e for e in noted if e not in self.errors]
+
+    async def text(self, selector: str) -> str:
+        return await self.js("(s) => { const n = document.querySelector(s); return n ? n.innerText : null; }", selector)
+
+    async def count(self, selector: str) -> int:
+        return await self.js("(s) => document.querySelectorAll(s).length", selector)
+
+    async def attribute(self, selector: str, name: str) -> str | None:
+        return await self.js("([s, a]) => { const n = document.querySelector(s); return n ? n.getAttribute(a) : null; }",
+                             [selector, name])
+
+    async def box(self, selector: str) -> dict:
+        x, y, w, h = await self.js("(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+                                   " return [r.left, r.top, r.width, r.height]; }", selector)
+        return {"x": x, "y": y, "width": w, "height": h}
+
+    async def controls(self) -> list[tuple[int, str, bool]]:
+        return [tuple(c) for c in await self.js(CONTROLS)]
 
     async def named_buttons(self) -> list[str]:
         """The accessible names of the controls one may tap now: every visible, enabled button
         (a <button> or role="button"), as a screen reader would read them out."""
-        return await self.page.evaluate("""() => [...document.querySelectorAll("button, [role=button]")]
-            .filter((b) => !b.disabled && b.getAttribute("aria-disabled") !== "true" && b.getClientRects().length
-                    && getComputedStyle(b).visibility !== "hidden")
-            .map((b) => (b.getAttribute("aria-label") || b.textContent || "").trim()).filter(Boolean)""")
+        return [name for _, name, enabled in await self.controls() if enabled]
 
-    def button(self, name):
-        """A control by its role and accessible name (a string: the whole name; or a pattern)."""
-        return self.page.get_by_role("button", name=name, exact=isinstance(name, str)).first
+    async def button_count(self, name) -> int:
+        """How many visible controls have this name (enabled or not)."""
+        return sum(_matches(name, n) for _, n, _ in await self.controls())
 
-    async def tap(self, name) -> None:
-        await self.button(name).click()
-        await self.settled()
+    async def button_text(self, name) -> str:
+        return next(n for _, n, _ in await self.controls() if _matches(name, n))
+
+    # ---- waiting ---------------------------------------------------------------------------------
+
+    async def wait(self, selector: str, *, state: str = "visible", timeout: float = 15_000) -> None:
+        """Until ``selector`` matches (and shows, unless ``state="attached"``)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout / 1000
+        while not await self.js(SHOWN, [selector, state == "visible"]):
+            if loop.time() > deadline:
+                raise AssertionError(f"{self.engine}: no {selector} within {timeout / 1000:.0f} s; "
+                                     f"page errors {await self.page_errors()}; {self._requests()}")
+            await asyncio.sleep(0.05)
+
+    async def settled(self, timeout: float = 15_000) -> None:
+        """Until no request a tap made is under way (the page counts them from the tap itself:
+        body[data-asking]) and the page has drawn what they answered."""
+        await self.wait("body:not([data-asking]), body[data-asking='0']", state="attached", timeout=timeout)
+        await self.js(self.DRAWN)
+
+    # What the answers' callbacks still had to do (a task later: the page draws no frames of its own).
+    DRAWN = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(() => done(true), 0)))"
+
+    async def version(self) -> int:
+        return int(await self.attribute("body", "data-version") or -1)
 
     async def ready(self, timeout: float = 15_000) -> None:
-        await self.page.wait_for_selector("body[data-ready='1']", timeout=timeout)
+        await self.wait("body[data-ready='1']", state="attached", timeout=timeout)
 
     async def turn(self) -> int:
-        return int(await self.page.get_attribute("body", "data-turn") or -1)
+        return int(await self.attribute("body", "data-turn") or -1)
 
     async def wait_turn_past(self, turn: int, timeout: float = 15_000) -> None:
-        """Until the page shows a later turn (a selector: the page's CSP allows no eval)."""
-        await self.page.wait_for_selector(f"body[data-turn]:not([data-turn='{turn}'])", timeout=timeout)
+        """Until the page shows a later turn."""
+        await self.wait(f"body[data-turn]:not([data-turn='{turn}'])", state="attached", timeout=timeout)
 
     async def wait_version_past(self, version: int, timeout: float = 15_000) -> None:
-        await self.page.wait_for_selector(f"body[data-version]:not([data-version='{version}'])", timeout=timeout)
+        await self.wait(f"body[data-version]:not([data-version='{version}'])", state="attached", timeout=timeout)
+
+    # ---- tapping ---------------------------------------------------------------------------------
+
+    async def press(self, name, timeout: float = 15_000) -> None:
+        """A tap on the first enabled control with this name (a string: the whole name; or a
+        pattern), once there is one; not waiting for what it asks."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout / 1000
+        while True:
+            found = next((i for i, n, enabled in await self.controls() if enabled and _matches(name, n)), None)
+            if found is not None:
+                break
+            if loop.time() > deadline:
+                raise AssertionError(f"{self.engine}: no control {name!r} to tap: {await self.named_buttons()}")
+            await asyncio.sleep(0.05)
+        x, y, w, h = await self.js(MARK, found)
+        await self._tap_marked(x + w / 2, y + h / 2)
+
+    async def tap(self, name) -> None:
+        await self.press(name)
+        await self.settled()
+
+    def _requests(self) -> str:
+        passed = self.front.passed if self.front else []
+        return "requests: " + ", ".join(f"{p.method} {p.path} {p.status}" for p in passed[-20:])
 
     async def close(self) -> None:
+        await self._close()
+        if self.front is not None:
+            await self.front.close()
+
+
+class ChromiumPhone(Phone):
+    engine = "chromium"
+
+    async def _start(self, browser: Browser, url: str, size, forge, stub) -> None:
+        self._answers: list[tuple[int, str, str]] = []
+        context = await browser.chromium.new_context(viewport={"width": size[0], "height": size[1]},
+                                                     device_scale_factor=2, has_touch=True, is_mobile=True)
+        page = self.page = await context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        raw = self.raw
+
+        async def telegram_js(route):
+            await route.fulfill(status=200, content_type="text/javascript", body=stub_script(raw, stub))
+
+        if self.front is None:  # (a route turns Chromium's cache off: a front serves the stub instead)
+            await page.route(TELEGRAM_JS, telegram_js)
+        if forge is not None and self.front is None:
+            async def forged(route):
+                headers = dict(route.request.headers)
+                headers["authorization"] = "tma " + forge(raw)
+                await route.continue_(headers=headers)
+            await page.route("**/app/api/**", forged)
+
+        async def noted(response):
+            if "/app/api/" in response.url and self.front is None:
+                try:
+                    body = await response.text()
+                except Exception:  # a long poll cut when the page closes
+                    body = ""
+                self._answers.append((response.status, response.url, body))
+
+        page.on("response", noted)
+        await page.goto(url)
+
+    async def js(self, function: str, arg=None):
+        return await self.page.evaluate(function, arg)
+
+    async def wait(self, selector: str, *, state: str = "visible", timeout: float = 15_000) -> None:
+        await self.page.wait_for_selector(selector, state=state, timeout=timeout)
+
+    async def _tap_marked(self, x: float, y: float) -> None:
+        await self.page.locator("[data-tap]").click()  # Playwright's checks: shown, still, enabled
+
+    async def goto(self, url: str) -> None:
+        await self.page.goto(self.front.url(url) if self.front else url)
+
+    async def wheel(self, selector: str, delta_y: int) -> None:
+        box = await self.box(selector)
+        await self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        await self.page.mouse.wheel(0, delta_y)
+
+    async def pinch(self, selector: str, spreads: list[float]) -> None:
+        """Two fingers on the element's centre moved apart (touch events through the DevTools
+        protocol, as a phone sends them)."""
+        box = await self.box(selector)
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        touch = await self.page.context.new_cdp_session(self.page)
+
+        def fingers(spread: float) -> list[dict]:
+            return [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(spreads[0])})
+        for spread in spreads[1:]:
+            await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(spread)})
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    async def screenshot(self, path: str) -> None:
+        await self.page.screenshot(path=path)
+
+    async def _close(self) -> None:
         await self.page.context.close()
+
+
+class WebKitPhone(Phone):
+    engine = "webkit"
+
+    async def _start(self, browser: Browser, url: str, size, forge, stub) -> None:
+        self.session = await webkit.Session.start(*size)
+        try:
+            await self.goto(url)
+            width = await self.js("() => document.documentElement.clientWidth")
+            assert width == size[0], f"MiniBrowser's page is {width} px wide, not {size[0]}"
+        except BaseException:
+            await self.session.close()
+            raise
+
+    async def js(self, function: str, arg=None):
+        return await self.session.js(function, arg)
+
+    async def goto(self, url: str) -> None:
+        await self.session.call(self.session.driver.get, self.front.url(url))
+
+    async def _tap_marked(self, x: float, y: float) -> None:
+        await self.session.tap(x, y)
+
+    async def wheel(self, selector: str, delta_y: int) -> None:
+        box = await self.box(selector)
+        await self.session.wheel(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, delta_y)
+
+    async def pinch(self, selector: str, spreads: list[float]) -> None:
+        """WebKitGTK's driver turns a touch action into a mouse (one pointer, never two): the two
+        fingers' pointer events are dispatched on the element instead, as WebKit on a phone
+        delivers them (Chromium's run sends real touches)."""
+        await self.js(PINCH, [selector, spreads])
+
+    async def screenshot(self, path: str) -> None:
+        await self.session.call(self.session.driver.save_screenshot, path)
+
+    async def _close(self) -> None:
+        await self.session.close()
 
 
 async def seen_to_the_end(phone: Phone, over: str, runner, game, seat: int) -> int:
     """The page shows the game over and its places, nothing went wrong on it, no answer it got
     held another seat's secret, and the group got the results. How many answers held the game."""
-    await phone.page.wait_for_selector(".story .result")
-    assert over in await phone.page.inner_text("#status")
-    assert not phone.errors, phone.errors
+    await phone.wait(".story .result")
+    assert over in await phone.text("#status")
+    assert not await phone.page_errors(), await phone.page_errors()
     assert all(status in (200, 304) for status in phone.api_statuses), phone.api_statuses
     await runner.idle(timeout=60)  # the results go out after the last move's answer
     game = await runner.game(game.id)
@@ -268,7 +512,7 @@ async def choose_a_placement(phone: Phone, rng: random.Random | None = None) -> 
         if cells:
             break
     await phone.tap(rng.choice(cells) if rng is not None else cells[0])
-    await phone.page.wait_for_selector("#tg-main:not([hidden])")
+    await phone.wait("#tg-main:not([hidden])")
 
 
 async def stranger_moves(phone: Phone, rng: random.Random, most: int = 40) -> int:
@@ -284,7 +528,7 @@ async def stranger_moves(phone: Phone, rng: random.Random, most: int = 40) -> in
                 break
             await asyncio.sleep(0.1)
             names = await phone.named_buttons()
-        assert names, f"nothing to tap on: {await phone.page.inner_text('body')!r}"
+        assert names, f"nothing to tap on: {await phone.text('body')!r}"
         offered = [n for n in names if MAIN.match(n)]
         if offered:
             name = offered[0]

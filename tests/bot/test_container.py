@@ -97,5 +97,5 @@ def test_compose_runs_the_bot_on_its_postgresql_with_a_volume():
 def test_secrets_and_local_databases_stay_out_of_the_image():
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
                if line.strip() and not line.startswith("#")}
-    assert {".env", "*.sqlite3", "*.sqlite3-*", ".git"} <= ignored
+    assert {".env", "*.sqlite3", "*.sqlite3-*", ".git", "*.whl"} <= ignored  # a stray wheel is no part of the image
     assert not ignored & {"bot", "engines", "render", "pyproject.toml", "README.md"}

@@ -67,8 +67,8 @@ async def test_the_toy_game_is_played_on_the_page(fake, web, browser):
     while game.status == "running":
         match = await web.bot.book.load(game.id)
         if match.current == mine:
-            await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
-            assert f"Sticks left: {match.state.left}" in await phone.page.inner_text(".board-panel")
+            await phone.wait(f"body[data-version='{game.version}']", state="attached")
+            assert f"Sticks left: {match.state.left}" in await phone.text(".board-panel")
             version = game.version
             await phone.tap(f"Take {min(2, match.state.left)}" + (" 🏆" if match.state.left <= 2 else ""))
             taps += 1
@@ -78,7 +78,8 @@ async def test_the_toy_game_is_played_on_the_page(fake, web, browser):
             await boris.press(GROUP - 1, table.message_id, button_data(table, text="1"))
         await web.idle()
         game = await web.game(game.id)
-    assert game.status == "finished" and taps >= 3 and not phone.errors
+    assert game.status == "finished" and taps >= 3 and not await phone.page_errors()
+    await phone.close()
     assert (await web.state(game.id)).left == 0
 
 

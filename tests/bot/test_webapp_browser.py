@@ -52,17 +52,15 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
     phones = [await Phone.open(browser, page_url(fake, seats[i]), raws[i]) for i in range(2)]
     for phone in phones:
         await phone.ready()
-        assert await phone.page.locator("svg.hexboard polygon.cell").count() >= 91
-        assert await phone.page.get_by_role("button", name=GENIAL_TILE).count() == 6  # enabled on the turn only
+        assert await phone.count("svg.hexboard polygon.cell") >= 91
+        assert await phone.button_count(GENIAL_TILE) == 6  # enabled on the turn only
     # The wheel zooms the board (its viewBox), ⤢ shows it whole again; two fingers: see the pinch test.
-    board = phones[other].page.locator("svg.hexboard")
-    whole = await board.get_attribute("viewBox")
-    box = await board.bounding_box()
-    await phones[other].page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    await phones[other].page.mouse.wheel(0, -300)
-    assert await board.get_attribute("viewBox") != whole
+    board = "svg.hexboard"
+    whole = await phones[other].attribute(board, "viewBox")
+    await phones[other].wheel(board, -300)
+    assert await phones[other].attribute(board, "viewBox") != whole
     await phones[other].tap(RESET)
-    assert await board.get_attribute("viewBox") == whole
+    assert await phones[other].attribute(board, "viewBox") == whole
     turn = await phones[mover].turn()
     edits = len(fake.calls("editMessageMedia", GROUP))
     await tap_a_move(phones[mover])
@@ -74,12 +72,12 @@ async def test_a_move_tapped_on_the_page_reaches_the_table_and_the_other_page(fa
     assert any(t[4] == mover for t in state.tiles)
     states = await states_by_turn(web, await web.game(game.id))
     for i, phone in enumerate(phones):
-        assert not phone.errors, phone.errors
+        assert not await phone.page_errors(), await phone.page_errors()
         assert_only_own_rack(phone, i)
         assert assert_only_own_secrets("genial", [b for _, _, b in phone.answers], i, states) >= 2
     # Each in their language: Борис reads Russian.
     for s, phone in zip(seats, phones):
-        status = await phone.page.inner_text("#status")
+        status = await phone.text("#status")
         assert ("Гениально" in status) == (lang[s.user_id] == "ru"), status
     for phone in phones:
         await phone.close()
@@ -98,7 +96,7 @@ async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, we
         state = await web.state(game.id)
         turn = genial.turn(state)
         if genial.current_player(state) == on_page:
-            await phone.page.wait_for_selector(f"body[data-turn='{turn}']")
+            await phone.wait(f"body[data-turn='{turn}']")
             await tap_a_move(phone, rng)
             await phone.wait_turn_past(turn)
             turns["page"] += 1
@@ -109,7 +107,7 @@ async def test_a_whole_game_one_player_on_the_page_the_other_on_buttons(fake, we
     assert game.status == "finished" and turns["page"] > 10 and turns["buttons"] > 10, turns
     over = "Игра окончена." if by_id[seat.user_id].lang == "ru" else "Game over."
     assert await seen_to_the_end(phone, over, web, game, on_page) > 10
-    assert await phone.page.locator(".story .result").count() == 2
+    assert await phone.count(".story .result") == 2
     assert_only_own_rack(phone, on_page)
     await phone.close()
 
@@ -130,39 +128,30 @@ async def test_each_placement_says_what_it_earns_and_the_preview_draws_the_lines
     mover = game.seats[match.current]
     phone = await Phone.open(browser, page_url(fake, mover), init_data(fake.token, mover.user_id, mover.name))
     await phone.ready()
-    legend = await phone.page.inner_text(".legend")
+    legend = await phone.text(".legend")
     assert "Underlined: the lowest colour" in legend or "Подчёркнут самый слабый цвет" in legend, legend
     tile = next(n for n in await phone.named_buttons() if GENIAL_TILE.match(n))
     await phone.tap(tile)
     cells = [n for n in await phone.named_buttons() if GENIAL_CELL.match(n)]
-    assert cells and await phone.page.locator(".cell.lit").count() == len(cells)
+    assert cells and await phone.count(".cell.lit") == len(cells)
     gains = sorted((int(n.rsplit("+", 1)[1]) for n in cells), reverse=True)
-    assert await phone.page.locator("text.gain-figure").count() == len(cells)
-    best = await phone.page.locator(".cell.best").count()
+    assert await phone.count("text.gain-figure") == len(cells)
+    best = await phone.count(".cell.best")
     assert best == (gains.count(gains[0]) if gains[0] else 0)  # those that earn most, rimmed
     top = max(cells, key=lambda n: int(n.rsplit("+", 1)[1]))
     await phone.tap(top)
     label = top.split(":")[0]
-    assert label in await phone.page.inner_text(".preview")
-    assert f"+{gains[0]}" in await phone.button(MAIN).inner_text()
+    assert label in await phone.text(".preview")
+    assert f"+{gains[0]}" in await phone.button_text(MAIN)
     if gains[0]:  # what scores is drawn: a line per counted cell
-        assert await phone.page.locator("line.score-line").count() >= 1
+        assert await phone.count("line.score-line") >= 1
     # Pinch: two fingers move apart on the board.
-    board = phone.page.locator("svg.hexboard")
-    whole = await board.get_attribute("viewBox")
-    box = await board.bounding_box()
-    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    touch = await phone.page.context.new_cdp_session(phone.page)
-
-    def fingers(spread: float) -> list[dict]:
-        return [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
-    await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(20)})
-    for spread in range(30, 130, 10):
-        await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(spread)})
-    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    zoomed = await board.get_attribute("viewBox")
+    board = "svg.hexboard"
+    whole = await phone.attribute(board, "viewBox")
+    await phone.pinch(board, list(range(20, 130, 10)))
+    zoomed = await phone.attribute(board, "viewBox")
     assert zoomed != whole and float(zoomed.split()[2]) < float(whole.split()[2]) / 2, (whole, zoomed)
-    assert not phone.errors, phone.errors
+    assert not await phone.page_errors(), await phone.page_errors()
     await phone.close()
 
 
@@ -173,12 +162,12 @@ async def test_a_forged_or_foreign_page_gets_nothing(fake, web, browser):
     version = (await web.game(game.id)).version
     raw = init_data(fake.token, seat.user_id, seat.name)
     forged_phone = await Phone.open(browser, url, raw, forge=forged)
-    await forged_phone.page.wait_for_selector("#note:not([hidden])")
+    await forged_phone.wait("#note:not([hidden])")
     stranger = await Phone.open(browser, url, init_data(fake.token, 999, "Eve"))
-    await stranger.page.wait_for_selector("#note:not([hidden])")
+    await stranger.wait("#note:not([hidden])")
     for phone, refused in ((forged_phone, {401}), (stranger, {403})):
         assert phone.api_statuses and set(phone.api_statuses) - {200} <= refused, phone.api_statuses
-        assert not phone.errors, phone.errors
+        assert not await phone.page_errors(), await phone.page_errors()
         assert not [n for n in await phone.named_buttons() if GENIAL_TILE.match(n)]
         assert all('"rack"' not in body for _, _, body in phone.answers)
         await phone.close()
@@ -198,10 +187,10 @@ async def test_an_expired_page_says_so_in_the_persons_language(fake, web, browse
                        ("en", "This page has expired: open it again from the chat.")):
         phone = await Phone.open(browser, page_url(fake, seat),
                                  init_data(fake.token, seat.user_id, seat.name, lang=lang, auth_date=day_ago))
-        note = phone.page.locator("#note:not([hidden])")
-        await note.wait_for()
-        assert await note.inner_text() == said
-        assert set(phone.api_statuses) == {401} and not phone.errors, (phone.api_statuses, phone.errors)
+        await phone.wait("#note:not([hidden])")
+        assert await phone.text("#note") == said
+        errors = await phone.page_errors()
+        assert set(phone.api_statuses) == {401} and not errors, (phone.api_statuses, errors)
         await phone.close()
 
 
@@ -250,13 +239,13 @@ async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path,
         raw = init_data(fake.token, 1, "Anna")
         phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB)
         await phone.ready()
-        assert await phone.page.locator("svg polygon.cell").count() >= 91
-        assert not phone.errors, phone.errors
+        assert await phone.count("svg polygon.cell") >= 91
+        assert not await phone.page_errors(), await phone.page_errors()
         assert phone.api_statuses and all(200 <= s < 300 for s in phone.api_statuses), phone.api_statuses
         forged_phone = await Phone.open(browser, url, raw, stub=MINIMAL_STUB, forge=forged)
-        await forged_phone.page.wait_for_selector("#note:not([hidden])")
+        await forged_phone.wait("#note:not([hidden])")
         assert forged_phone.api_statuses and set(forged_phone.api_statuses) <= {401, 403}
-        assert not forged_phone.errors, forged_phone.errors
+        assert not await forged_phone.page_errors(), await forged_phone.page_errors()
         for opened in (phone, forged_phone):
             await opened.close()
         # Each game from its group table's link, as the player to move, by a stranger to the page.
@@ -268,9 +257,9 @@ async def test_checked_from_outside_python_m_bot_serves_the_page(fake, tmp_path,
             raw = init_data(fake.token, mover, "Anna" if mover == 1 else "Bob", start_param=start)
             player = await Phone.open(browser, f"http://127.0.0.1:{port}/app/", raw)
             await player.ready()
-            await player.page.wait_for_selector(f"body[data-version='{seen['version']}']")
+            await player.wait(f"body[data-version='{seen['version']}']")
             taps[kind] = await stranger_moves(player, random.Random(kind))
-            assert not player.errors, (kind, player.errors)
+            assert not await player.page_errors(), (kind, await player.page_errors())
             await player.close()
     finally:
         code, output, _ = stop(proc)

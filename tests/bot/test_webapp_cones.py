@@ -39,7 +39,7 @@ async def on_the_page(phone: Phone, blocked: int | None) -> int:
     assert piles, "a chip always has a pile to go on"
     assert not any(n.startswith(f"Башня {blocked}: ") for n in piles), piles
     await phone.tap(piles[0])
-    said = await phone.page.inner_text(".preview-line")
+    said = await phone.text(".preview-line")
     assert said.lower().startswith(chips[0].split(": ")[1].split(",")[0] + " на башню") and "башн" in said, said
     await phone.tap(MAIN)
     return 3
@@ -57,13 +57,13 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     # The goal message's «🖐 На доске» opens the page: the goal on it, and the variant.
     phone = await Phone.open(browser, page_url(fake, seat), init_data(fake.token, 52, "Вика", lang="ru"))
     await phone.ready()
-    assert "Ваша тайная цель:" in await phone.page.inner_text(".goal")
-    assert await phone.page.locator(".goal .chip").get_attribute("aria-label") == goals[seat.seat]
-    assert "Не на ту же башню" in await phone.page.inner_text(".variants")
+    assert "Ваша тайная цель:" in await phone.text(".goal")
+    assert await phone.attribute(".goal .chip", "aria-label") == goals[seat.seat]
+    assert "Не на ту же башню" in await phone.text(".variants")
     # The other player's page shows their own goal, never hers.
     theirs = await Phone.open(browser, page_url(fake, other), init_data(fake.token, 51, "Ann"))
     await theirs.ready()
-    assert await theirs.page.locator(".goal .chip").get_attribute("aria-label") == goals[other.seat]
+    assert await theirs.attribute(".goal .chip", "aria-label") == goals[other.seat]
     await theirs.close()
     rng = random.Random(7)
     taps = []
@@ -71,11 +71,11 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     while game.status == "running":
         match = await web.bot.book.load(game.id)
         if match.current == seat.seat:
-            await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+            await phone.wait(f"body[data-version='{game.version}']")
             state = match.state
             blocked = state.last_pile  # the variant: the pile just played waits a turn
             if blocked is not None:
-                name = await phone.page.locator(f".pile[data-pile='{blocked}']").get_attribute("aria-label")
+                name = await phone.attribute(f".pile[data-pile='{blocked}']", "aria-label")
                 assert name.startswith(f"Башня {blocked}: ") and name.endswith("на этот ход закрыта"), name
                 closed_seen = True
             version = game.version
@@ -87,7 +87,7 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     assert game.status == "finished" and len(taps) == 12 and set(taps) == {3}, taps
     assert closed_seen
     assert await seen_to_the_end(phone, "Игра окончена.", web, game, seat.seat) >= 12
-    cards = await phone.page.inner_text(".players")
+    cards = await phone.text(".players")
     assert "(вы)" in cards and "★" not in cards and "цель:" in cards  # goals revealed at the end
     states = await states_by_turn(web, await web.game(game.id))
     assert assert_only_own_secrets("cones", [b for _, _, b in theirs.answers], other.seat, states) >= 1
@@ -107,18 +107,18 @@ async def test_a_page_opened_on_a_lobby_says_so_joins_through_the_door_and_becom
     raw = init_data(fake.token, 54, "Вика", lang="ru", start_param=watch_param(lobby.short_id, fake.token))
     phone = await Phone.open(browser, f"{web.base}/app/", raw)
     await phone.ready()
-    assert "ещё не началась" in await phone.page.inner_text("#status")
-    assert "Игра ещё не началась: игроков 1, нужно от 2 до 4." in await phone.page.inner_text(".lobby")
+    assert "ещё не началась" in await phone.text("#status")
+    assert "Игра ещё не началась: игроков 1, нужно от 2 до 4." in await phone.text(".lobby")
     await phone.tap("✋ Играю")
-    said = await phone.page.inner_text(".lobby")
-    assert "Вы в игре" in said, (said, await phone.page.inner_text("#note"), phone.answers[-3:])
+    said = await phone.text(".lobby")
+    assert "Вы в игре" in said, (said, await phone.text("#note"), phone.answers[-3:])
     assert not [n for n in await phone.named_buttons() if n == "✋ Играю"]
     await web.idle()
     message = fake.message(GROUP - 1, lobby.lobby_msg)
     assert "Вика" in message.text
     await host.press(GROUP - 1, lobby.lobby_msg, button_data(message, endswith=":!start"))
-    await phone.page.wait_for_selector("body[data-status='running']")
-    await phone.page.wait_for_selector(".goal:not([hidden])")
-    assert await phone.page.get_by_role("button", name=PILE).count() == 16
-    assert not phone.errors, phone.errors
+    await phone.wait("body[data-status='running']")
+    await phone.wait(".goal:not([hidden])")
+    assert await phone.button_count(PILE) == 16
+    assert not await phone.page_errors(), await phone.page_errors()
     await phone.close()

@@ -58,16 +58,16 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     raw = init_data(fake.token, 72, "Вика", lang="ru", start_param=watch_link(fake, game))
     phone = await Phone.open(browser, f"{web.base}/app/", raw)
     await phone.ready()
-    assert "в резерве: " in await phone.page.inner_text(".board-panel")
+    assert "в резерве: " in await phone.text(".board-panel")
     taps = bonus_seen = 0
     while game.status == "running":
         match = await web.bot.book.load(game.id)
         state = match.state
         what = choose(state, match.current)
         if match.current == on_page:
-            await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
+            await phone.wait(f"body[data-version='{game.version}']")
             if state.in_bonus:
-                assert "Призовой ход!" in await phone.page.inner_text(".bonus-line")
+                assert "Призовой ход!" in await phone.text(".bonus-line")
                 bonus_seen += 1
             names = await phone.named_buttons()
             assert any(n.startswith("🎲 Тянуть: шанс совпадения: ") for n in names) == any(
@@ -84,5 +84,5 @@ async def test_a_whole_game_one_player_on_the_page_in_russian_the_other_on_butto
     assert game.status == "finished" and lucky.turn(await web.state(game.id)) == 48, game.status
     assert taps == 29 and bonus_seen == 5, (taps, bonus_seen)
     assert await seen_to_the_end(phone, "Игра окончена.", web, game, on_page) >= 29
-    assert "Подчёркнут самый слабый цвет" in await phone.page.inner_text(".legend")
+    assert "Подчёркнут самый слабый цвет" in await phone.text(".legend")
     await phone.close()

@@ -50,14 +50,14 @@ async def on_the_page(phone: Phone, state, seat: int) -> int:
     places = [n for n in await phone.named_buttons() if PLACE.match(n)]
     assert "Place 1" in places
     await phone.tap("Place 1")
-    said = await phone.page.inner_text(".preview-line")
+    said = await phone.text(".preview-line")
     assert said.startswith(f"Place 1: {lo} + {hi}.") and "Sets formed: " in said, said
-    if await phone.page.get_by_role("button", name="↻ Turn").count():  # it fits the other way round too
+    if await phone.button_count("↻ Turn"):  # it fits the other way round too
         await phone.tap("↻ Turn")
-        assert not (await phone.page.inner_text(".preview-line")).startswith("Place 1:")
+        assert not (await phone.text(".preview-line")).startswith("Place 1:")
         await phone.tap("Place 1")
-        assert (await phone.page.inner_text(".preview-line")).startswith("Place 1:")
-    assert await phone.page.locator(".set-line").count() >= 1  # the sets it forms, drawn
+        assert (await phone.text(".preview-line")).startswith("Place 1:")
+    assert await phone.count(".set-line") >= 1  # the sets it forms, drawn
     await phone.tap(MAIN)
     return 3
 
@@ -77,10 +77,10 @@ async def test_a_whole_game_one_player_on_the_page_the_other_in_the_private_chat
     while game.status == "running":
         match = await web.bot.book.load(game.id)
         if match.current == on_page:
-            await phone.page.wait_for_selector(f"body[data-version='{game.version}']")
-            hand = await phone.page.get_by_role("button", name=TILE).count()
+            await phone.wait(f"body[data-version='{game.version}']")
+            hand = await phone.button_count(TILE)
             assert hand == len(match.state.hands[on_page])  # her own hand, every tile of it
-            assert "The die:" in await phone.page.inner_text(".die")
+            assert "The die:" in await phone.text(".die")
             version = game.version
             taps.append(await on_the_page(phone, match.state, on_page))
             await phone.wait_version_past(version)
@@ -91,5 +91,5 @@ async def test_a_whole_game_one_player_on_the_page_the_other_in_the_private_chat
     assert game.status == "finished" and trio.turn(state) == 9 and len(taps) == 3 and set(taps) == {3}, taps
     assert any(w == on_page and not laid for w, _, _, laid in state.history)  # a tile was drawn for her
     assert await seen_to_the_end(phone, "Game over.", web, game, on_page) >= 3
-    assert "(you)" in await phone.page.inner_text(".players")
+    assert "(you)" in await phone.text(".players")
     await phone.close()
