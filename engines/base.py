@@ -1,4 +1,4 @@
-"""The engine contract shared by every game (see shared/DESIGN.md, "Engine contract").
+"""The engine contract shared by every game (docs/architecture.md, engines/).
 
 Every game is one module in ``engines/`` exposing the same module-level functions:
 

@@ -1,6 +1,6 @@
 """cones: the hidden-goal cones game (published as Kabaleo).
 
-Rules from shared/seeds/001_c52f6039849a7b6b.txt, settled by shared/RULES.md section ``cones``.
+Rules from the publisher's rulebook (seed 001), settled by docs/rules.md, section ``cones``.
 
 Components per colour: 1 goal cone, 4 bases, 6 chips. Colours in play = players + 2 (2p: 4,
 3p: 5, 4p: 6), chosen at random from the six colours; every other piece is removed.

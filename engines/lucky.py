@@ -1,6 +1,6 @@
 """Totally Genial (Knizia's push-your-luck token game, published in German as
-*Wer zu viel riskiert, verliert*): the rules of seed ``shared/seeds/000_c0285348493ec48e.txt``
-(002 is a copy) as settled by ``shared/RULES.md``, section ``lucky``.
+*Wer zu viel riskiert, verliert*): the rules of the publisher's rulebook (seed 000;
+002 is a copy) as settled by ``docs/rules.md``, section ``lucky``.
 
 126 tokens, 21 in each of six colours (red, orange, yellow, green, blue, purple), lie face down
 in the reserve; three are revealed into the centre. Target T per colour: 7 with 2 players,
@@ -26,7 +26,7 @@ once; everyone else is ranked by the weakest colour, then the next weakest
 (:func:`engines.base.rank_weakest_first`); a player's victory points for a series are the
 weakest-colour count (T for the winner).
 
-Our rules (RULES.md) so that every game ends:
+Our rules (docs/rules.md) so that every game ends:
 
 * Empty reserve: when a token must be revealed and the reserve is empty, every centre token
   but three chosen at random is shuffled back into the reserve first. When a turn starts and

@@ -1,4 +1,4 @@
-"""trio: the 36-tile game of sets of three (seed shared/seeds/004, rules shared/RULES.md "trio").
+"""trio: the 36-tile game of sets of three (seed 004, rules docs/rules.md "trio").
 
 Nine symbols: three shapes (hexagon, circle, star) in three colours (red, blue, yellow).
 36 tiles, dominoes of two cells: one tile for every unordered pair of two different symbols.

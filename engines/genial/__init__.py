@@ -1,6 +1,6 @@
 """genial: Reiner Knizia's Ingenious (Einfach Genial).
 
-Rules from shared/seeds/003_e1914ca6ef2ac9fe.txt, settled by shared/RULES.md section ``genial``.
+Rules from the publisher's rulebook (seed 003), settled by docs/rules.md, section ``genial``.
 
 Board: a hexagon of hex cells in axial coordinates (q, r), radius R = 5 for 1-2 players (91
 cells), 6 for 3 (127), 7 for 4 (169). Six printed symbols on the R = 5 corners (5,0) red,

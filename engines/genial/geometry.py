@@ -22,7 +22,7 @@ COLOUR_INDEX: dict[str, int] = {c: i for i, c in enumerate(COLOURS)}
 # Axial directions: E, NE, NW, W, SW, SE (y grows downwards); the opposite of d is (d + 3) % 6.
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-# The printed symbols: corners of the R = 5 hexagon, one per colour (RULES.md, genial).
+# The printed symbols: corners of the R = 5 hexagon, one per colour (docs/rules.md, genial).
 SYMBOL_CELLS: tuple[tuple[Cell, int], ...] = (
     ((5, 0), 0), ((5, -5), 1), ((0, -5), 2), ((-5, 0), 3), ((-5, 5), 4), ((0, 5), 5),
 )

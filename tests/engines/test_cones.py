@@ -1,4 +1,4 @@
-"""Scenario tests for engines/cones.py (seed 001, RULES.md `cones`)."""
+"""Scenario tests for engines/cones.py (seed 001, docs/rules.md `cones`)."""
 from __future__ import annotations
 
 import dataclasses

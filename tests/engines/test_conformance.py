@@ -1,4 +1,4 @@
-"""One conformance suite run over every registered engine and many seeds (DESIGN.md, Tests).
+"""One conformance suite run over every registered engine and many seeds (docs/architecture.md, Tests).
 
 Each game gets these checks for free: playouts end, a player always has a legal action until
 the end, every legal action applies, illegal ones raise the precise error, JSON round-trips,

@@ -1,4 +1,4 @@
-"""Scenario tests for «Гениально» (engines/genial): every rule of RULES.md `genial` and the
+"""Scenario tests for «Гениально» (engines/genial): every rule of docs/rules.md `genial` and the
 rulebook's worked examples (seed 003)."""
 from __future__ import annotations
 

@@ -298,7 +298,7 @@ def test_two_colours_completed_in_one_bank_give_two_bonus_turns():
 
 
 def test_completing_by_the_alternative_move():
-    """The alternative move completes a colour too (RULES.md). Since it only takes the
+    """The alternative move completes a colour too (docs/rules.md). Since it only takes the
     unique fewest colour, the colour it completes is always the last one: the player wins."""
     s = L.with_tokens(empty(4), centre=[P, B, G], reserve=[O],
                       collections=[col(red=5, orange=5, yellow=5, green=5, blue=5, purple=4),

@@ -1,4 +1,4 @@
-"""Scenario tests for engines/trio.py (seed 004, RULES.md "trio")."""
+"""Scenario tests for engines/trio.py (seed 004, docs/rules.md "trio")."""
 from __future__ import annotations
 
 import json

@@ -4,7 +4,7 @@ going back, colours completed, bonus turns) and the chance that a draw matches.
 
 The chance is public knowledge: every token is in sight but those of the reserve, so the reserve
 holds, of each colour, 21 less those in sight; a draw matches when its colour is in the centre
-and not yet in the zone (RULES.md, lucky)."""
+and not yet in the zone (docs/rules.md, lucky)."""
 from __future__ import annotations
 
 from typing import Any
