@@ -27,6 +27,7 @@ from pathlib import Path
 
 from engines import registry
 from engines.base import event_dict, options_from_dict
+from bot.games import kit_for
 from bot.records.achievements.keeper import Achievements
 from bot.records.calendar import Calendar
 from bot.records.season_end import SeasonEnd
@@ -35,7 +36,7 @@ from bot.storage.choose import make_store
 from bot.table.book import GameBook
 from bot.workers import pool
 
-KINDS = ("lucky", "cones", "genial", "trio")
+KINDS = registry.game_ids()
 DISTINCT = 120  # real games, reused with other people and groups
 GROUPS, PEOPLE = 50, 600
 START = 1_800_000_000.0  # 2027-01-15
@@ -55,8 +56,7 @@ def _play(kind: str, players: int, seed: int) -> dict:
     result = eng.outcome(state)
     outcome = {"places": list(result.places), "reason": result.reason,
                "scores": json.loads(json.dumps(list(result.scores)))}
-    ui_score = {"lucky": lambda s: s, "cones": lambda s: s["piles"], "genial": lambda s: s[0], "trio": lambda s: s}
-    scores = [ui_score[kind](s) for s in outcome["scores"]]
+    scores = [kit_for(kind).ui.score(outcome, seat) for seat in range(players)]
     return {"kind": kind, "players": players, "seed": seed, "log": log, "events": events, "outcome": outcome,
             "scores": scores}
 

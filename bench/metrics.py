@@ -19,6 +19,7 @@ from telegram import Update
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
+from engines import registry
 from bot.ops import health
 from bot.ops.metrics import Metrics
 from bot.updates.router import press_kind
@@ -60,7 +61,7 @@ async def _scrape(games: int) -> tuple[float, float, int]:
                 game.status = Status.RUNNING if i < games else Status.FINISHED
                 await store.save_game(game)
             metrics = Metrics()
-            for kind in ("lucky", "cones", "genial", "trio", "lobby", "menu"):
+            for kind in (*registry.game_ids(), "lobby", "menu"):
                 metrics.presses.labels(kind).inc()
             for i in range(1000):
                 metrics.answer_latency.observe(i / 10_000)

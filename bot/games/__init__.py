@@ -1,7 +1,8 @@
 """The games on the bot's side: one package per game (``bot/games/<game>/``: its adapter, its
 words in the chat, its moves on the page and its board there), each exporting one
 :class:`~bot.games.kit.GameKit`; ``base`` is the contract of an adapter, ``kit`` the
-descriptor, ``colours`` the colour words every game uses (the words a game's Russian holds to
+descriptor, ``achievement`` what a game's own achievements are, ``colours`` the colour words
+every game uses (the words a game's Russian holds to
 are the Russian catalogues' glossary, ``bot/words/locales/ru/glossary.toml``).
 
 Which games there are is the registry's (``engines/registry.py``): a game of this package is

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
+from bot.games.achievement import Achievement, Events, Feats, Outcome
 from bot.games.base import GameUI
 
 # What the page may ask of a game besides its JSON: (state, seat, the query's parameters) → JSON.
@@ -30,7 +31,9 @@ class GameKit:
     tells the games apart (the rating chart: never colour alone, close to the sign); ``board`` the page's board module (a JavaScript
     file with ``mount(root, page)``); ``page_play(state, seat)`` what the seat may do now on the
     Mini App's page, with what each move would do (None: nothing to choose); ``page_queries``
-    what else the page may ask, by name (``GET /app/api/games/{id}/ask/{name}``)."""
+    what else the page may ask, by name (``GET /app/api/games/{id}/ask/{name}``);
+    ``achievements`` the game's own (``bot/games/achievement.py``), and ``feats(events,
+    outcome, players, options)`` which seats earned each in one game."""
 
     engine: ModuleType
     ai: ModuleType
@@ -41,6 +44,8 @@ class GameKit:
     board: pathlib.Path
     page_play: Callable[[Any, int], dict | None]
     page_queries: Mapping[str, PageQuery] = field(default_factory=dict)
+    achievements: tuple[Achievement, ...] = ()
+    feats: Callable[[Events, Outcome, int, dict], Feats] | None = None
 
     @property
     def id(self) -> str:

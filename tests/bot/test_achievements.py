@@ -15,7 +15,7 @@ from engines.base import event_dict, options_from_dict
 from bot.records.achievements import plays
 from bot.records.achievements.catalogue import BY_CODE, CATALOGUE, FOUR, signature
 from bot.records.achievements.ledger import PROGRESS, REACHED, RECORD, firsts, of_record
-from bot.records.achievements.plays import GAMES, feats, replayed
+from bot.records.achievements.plays import feats, games, replayed
 from bot.storage.store import GameRecord, PlayedGame, RecordSeat, Series
 from bot.words.i18n import t
 from tests.bot.recording import build_core
@@ -26,7 +26,7 @@ GROUP = -100800
 # ---- the catalogue -------------------------------------------------------------------------
 
 def play_codes() -> dict[str, set[str]]:
-    return {kind: set(decide([], {"places": [], "scores": []}, 2, {})) for kind, decide in GAMES.items()}
+    return {kind: set(decide([], {"places": [], "scores": []}, 2, {})) for kind, decide in games().items()}
 
 
 def test_the_catalogue_has_about_thirty_each_decided_once_and_worded_in_both_languages():

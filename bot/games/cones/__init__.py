@@ -6,7 +6,7 @@ import pathlib
 
 from engines import cones as engine
 from engines.ai import cones as ai
-from bot.games.cones import page
+from bot.games.cones import feats, page
 from bot.games.cones.ui import UI
 from bot.games.kit import GameKit
 
@@ -17,4 +17,5 @@ KIT = GameKit(
     look=("red", "triangle"),
     board=pathlib.Path(__file__).with_name("board.js"),
     page_play=page.play,
+    achievements=feats.ACHIEVEMENTS, feats=feats.feats,
 )

@@ -7,7 +7,7 @@ import pathlib
 
 from engines import genial as engine
 from engines.ai import genial as ai
-from bot.games.genial import page
+from bot.games.genial import feats, page
 from bot.games.genial.ui import UI
 from bot.games.kit import GameKit
 
@@ -18,5 +18,6 @@ KIT = GameKit(
     look=("green", "hexagon"),
     board=pathlib.Path(__file__).with_name("board.js"),
     page_play=page.play,
+    achievements=feats.ACHIEVEMENTS, feats=feats.feats,
     page_queries={"placements": page.placements},
 )

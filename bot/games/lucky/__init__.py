@@ -7,7 +7,7 @@ import pathlib
 from engines import lucky as engine
 from engines.ai import lucky as ai
 from bot.games.kit import GameKit
-from bot.games.lucky import page
+from bot.games.lucky import feats, page
 from bot.games.lucky.ui import UI
 
 KIT = GameKit(
@@ -17,4 +17,5 @@ KIT = GameKit(
     look=("orange", "square"),
     board=pathlib.Path(__file__).with_name("board.js"),
     page_play=page.play,
+    achievements=feats.ACHIEVEMENTS, feats=feats.feats,
 )

@@ -8,7 +8,7 @@ import pathlib
 from engines import trio as engine
 from engines.ai import trio as ai
 from bot.games.kit import GameKit
-from bot.games.trio import page
+from bot.games.trio import feats, page
 from bot.games.trio.ui import UI
 
 KIT = GameKit(
@@ -18,4 +18,5 @@ KIT = GameKit(
     look=("blue", "diamond"),
     board=pathlib.Path(__file__).with_name("board.js"),
     page_play=page.play,
+    achievements=feats.ACHIEVEMENTS, feats=feats.feats,
 )

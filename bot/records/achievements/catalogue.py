@@ -5,41 +5,25 @@ the game it belongs to (None: any game), whether games with a computer at the ta
 counts something, the count to reach.
 
 Who decides each: ``bot/records/achievements/ledger.py`` (a person's games one after another, and
-one game's record) and ``bot/records/achievements/plays.py`` (what happened in one game). A new
-achievement is one line here and its rule there; the records already kept count for it at the
+one game's record) and, for a game's own, its kit (``bot/games/<game>/feats.py``: what happened in
+one game, read by ``plays.py``). A new achievement is one line here (or in its game's) and its
+rule there; the records already kept count for it at the
 next start, without a word in any group (``keeper.py``).
 """
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
-from bot.words.i18n import t
+from engines import registry
+from bot.games import kits
+from bot.games.achievement import Achievement
 
-FOUR = ("lucky", "cones", "genial", "trio")  # the four games «all four games» asks for
-
-
-@dataclass(frozen=True)
-class Achievement:
-    code: str
-    icon: str
-    name: str
-    rule: str
-    game: str | None = None
-    computers: bool = False  # games with a computer at the table count (else: games among people only)
-    target: int | None = None  # a count to reach: shown as progress («7/10»)
-
-    def title(self, lang: str) -> str:
-        """«Three wins in a row» in the person's language (without quotes)."""
-        return t(lang, self.name)
-
-    def says(self, lang: str) -> str:
-        return t(lang, self.rule)
+FOUR = registry.BUILT_IN  # the four games «all four games» asks for
 
 
 A = Achievement
 CATALOGUE: tuple[Achievement, ...] = (
-    # ---- every game ------------------------------------------------------------------------
+    # ---- every game (each game's own are its kit's: bot/games/<game>/feats.py) ------------------------------------------------------------------------
     A("first_game", "🎲", "First game", "Finish a game.", computers=True),
     A("first_win", "🥇", "First win", "Win a game.", computers=True),
     A("games_10", "🔟", "Ten games", "Finish 10 games.", computers=True, target=10),
@@ -55,35 +39,7 @@ CATALOGUE: tuple[Achievement, ...] = (
     A("shared_win", "🤝", "Shoulder to shoulder", "Share first place with another person."),
     A("rating_1600", "⭐", "Rating 1600", "Reach a rating of 1600 in a game.", computers=True),
     A("series_win", "🏆", "Series won", "Win a series, or share its first place."),
-    # ---- lucky -------------------------------------------------------------------------------
-    A("lucky_full_hand", "🍀", "Full hand", "Bank a zone of five colours or more.", "lucky", computers=True),
-    A("lucky_big_haul", "💰", "Big haul", "Bank 10 tokens or more into your collection at once.", "lucky",
-      computers=True),
-    A("lucky_every_colour", "🌈", "Every colour", "Win by completing every colour.", "lucky", computers=True),
-    A("lucky_double_bonus", "🎁", "Double prize", "Earn two bonus turns at once.", "lucky", computers=True),
-    # ---- cones -------------------------------------------------------------------------------
-    A("cones_three_towers", "🔺", "Three towers", "End a game with three towers of your goal colour topped by your "
-                                                 "own chips.", "cones", computers=True),
-    A("cones_pairs", "🧹", "Pair after pair", "Send two chips out of the game three times in one game.", "cones",
-      computers=True),
-    A("cones_poker_face", "🎭", "Poker face", "Win without playing a single chip of your goal colour.", "cones",
-      computers=True),
-    A("cones_landslide", "🏔", "Landslide", "Win with four towers or more, at least twice as many as anyone else.",
-      "cones", computers=True),
-    # ---- genial ------------------------------------------------------------------------------
-    A("genial_chain", "✨", "Ingenious!", "Earn a bonus placement with a bonus placement: two «Ingenious!» in a "
-                                          "chain.", "genial", computers=True),
-    A("genial_instant", "🌟", "Instant win", "Win at once: all six colours at the end of the track.", "genial",
-      computers=True),
-    A("genial_new_rack", "🔄", "New rack", "Swap your rack and still win.", "genial", computers=True),
-    A("genial_balance", "⚖️", "Balance", "End a game without teams with 14 points or more in every colour.",
-      "genial", computers=True),
-    # ---- trio --------------------------------------------------------------------------------
-    A("trio_no_draw", "🎯", "No draws", "Win without drawing a tile from the reserve.", "trio", computers=True),
-    A("trio_double_set", "✌️", "Double set", "Lay a tile that forms two sets at once.", "trio", computers=True),
-    A("trio_runaway", "🚀", "Runaway", "Win while everyone else still holds three tiles or more.", "trio",
-      computers=True),
-)
+) + tuple(a for kit in kits() for a in kit.achievements)  # then each game's own (its kit's)
 BY_CODE: dict[str, Achievement] = {a.code: a for a in CATALOGUE}
 
 

@@ -27,7 +27,7 @@ from typing import Any, Awaitable, Callable
 from engines import registry
 from bot.records.achievements.catalogue import BY_CODE, CATALOGUE, FOUR, Achievement, signature
 from bot.records.achievements.ledger import PROGRESS, REACHED, Ledger, counts, firsts, of_record, played
-from bot.records.achievements.plays import GAMES, Feats, feats, replayed, replayed_many
+from bot.records.achievements.plays import Feats, feats, games, replayed, replayed_many
 from bot.storage.store import Earned, GameRecord, GameStore, Series
 from bot.table.book import Match
 from bot.table.changes import Change, Moved, Started
@@ -97,7 +97,7 @@ class Achievements:
         heard = match.scratch.heard if match is not None else None
         if heard is not None and match.game.outcome is not None:
             return feats(record.kind, heard, match.game.outcome, len(record.seats), record.options)
-        if record.kind not in GAMES:
+        if record.kind not in games():
             return {}
         inputs = await self.store.replay_inputs([record.game_id])
         if record.game_id not in inputs:
@@ -157,7 +157,8 @@ class Achievements:
     async def _replay_all(self, records: list[GameRecord]) -> dict[int, Feats]:
         """Each game's ``feats`` from a replay of its log, BATCH games to a job of the worker
         processes, a few jobs at a time (as many as there are workers, up to JOBS)."""
-        wanted = [r for r in records if r.kind in GAMES]
+        deciding = games()
+        wanted = [r for r in records if r.kind in deciding]
         out: dict[int, Feats] = {}
         running = asyncio.Semaphore(JOBS)
 
