@@ -11,15 +11,16 @@ from __future__ import annotations
 
 # By their longest test, longest first (seconds on a quiet two-core machine, three workers).
 SLOW_FIRST = [
-    "test_standby_takeover.py",  # 37
-    "test_webapp_browser.py",  # 30 in WebKit (21 in Chromium)
+    "test_standby_takeover.py",  # 47
+    "test_records_e2e.py",  # 41 (the back-fill, with the seasons: 150 in all)
+    "test_webapp_browser.py",  # 35 in WebKit (31 in Chromium)
     "test_genial_e2e.py",  # 35
     "test_names.py",  # 31
     "test_lucky_e2e.py",  # 30
     "test_database_outage.py",  # 30
-    "test_records_e2e.py",  # 27 (125 in all)
     "test_series_e2e.py",  # 25
     "test_every_end_seen.py",  # 22
+    "test_inline_e2e.py",  # 17 (75 in all)
     "test_webapp_cones.py",  # 19 in WebKit
     "test_webapp_phones.py",  # 16 in WebKit
     "test_json_logs.py",  # 20
@@ -38,7 +39,8 @@ SLOW_FIRST = [
     "test_turn_messages.py",  # 12
     "test_records_every_kind_e2e.py",  # 10
     "test_seasons_e2e.py",  # 11 (15 in all)
-    "test_achievements_e2e.py",  # 11
+    "test_achievements_e2e.py",  # 14
+    "test_toy_game.py",  # 6
 ]
 
 
