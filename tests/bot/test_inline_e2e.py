@@ -122,6 +122,12 @@ async def test_three_people_play_cones_in_a_group_the_bot_is_not_in(fake, runner
     game = await game_on(runner, iid)
     assert len(game.seats) == 3
     await press(fake, runner, people[0], iid, "Start")
+    dan = Player(fake, runner, 19, "Dan")  # in the chat, not at the table: refused as in a group
+    version = (await game_on(runner, iid)).version
+    move = next(b["callback_data"] for b in buttons(fake.inline_message(iid)) if ":-:" not in b.get("callback_data", ":-:"))
+    qid = fake.user_presses_inline(dan.id, iid, move)
+    await runner.idle()
+    assert fake.callback_answer(qid)["text"] and (await game_on(runner, iid)).version == version
     for p in people:  # each goal in its owner's private chat only
         seat = (await game_on(runner, iid)).seats
         dm = fake.message(p.id, next(s.dm_msg for s in seat if s.user_id == p.id))
