@@ -28,6 +28,7 @@ MINIBROWSER = os.environ.get("TABLEBOT_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/
 DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
 PACKAGES = "apt-get install webkit2gtk-driver xvfb xauth"
 _display: subprocess.Popen | None = None
+_drivers: set[subprocess.Popen] = set()  # still running: ended with the process whatever a test left open
 _display_name: str | None = None
 
 
@@ -59,6 +60,7 @@ def display() -> str:
         raise RuntimeError("Xvfb did not start")
     _display_name = f":{number}"
     atexit.register(_display.terminate)
+    atexit.register(lambda: [driver.terminate() for driver in list(_drivers)])
     return _display_name
 
 
@@ -85,6 +87,7 @@ class Session:
         port = free_port()
         process = subprocess.Popen([DRIVER, f"--port={port}"], env=env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
+        _drivers.add(process)
         options = Options()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
@@ -142,3 +145,4 @@ class Session:
         finally:
             self.process.terminate()
             await asyncio.to_thread(self.process.wait)
+            _drivers.discard(self.process)
