@@ -369,6 +369,13 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_busy() -> tuple[float, float]:
+    """CPU time (seconds, all cores) the machine has spent busy and in all so far (/proc/stat)."""
+    ticks = [int(x) for x in pathlib.Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK"), sum(ticks) / os.sysconf("SC_CLK_TCK")
+
+
 def _writes_a_second(fake: FakeBotAPI, since: float) -> tuple[float, int]:
     """The writes a second the fake took after ``since`` (monotonic): on average, and the most in
     any second."""
@@ -422,9 +429,14 @@ def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float, bo
         views_before = len(views)
         _progress(f"the games: {args.groups / args.every:.0f} presses a second for {args.seconds:g} s")
         presses_began, cpu_before = time.monotonic(), _cpu_seconds(bot.pid)
+        fake_before, machine_before = _cpu_seconds(os.getpid()), _machine_busy()
         pressed = load.open_loop(args.seconds, args.every)
         rate, busiest = _writes_a_second(fake, presses_began)
-        cpu = (_cpu_seconds(bot.pid) - cpu_before) / (time.monotonic() - presses_began)
+        took = time.monotonic() - presses_began
+        cpu = (_cpu_seconds(bot.pid) - cpu_before) / took
+        fake_cpu = (_cpu_seconds(os.getpid()) - fake_before) / took
+        machine_after = _machine_busy()  # busy seconds over all seconds: the share of all cores
+        machine = (machine_after[0] - machine_before[0]) / max(1e-9, machine_after[1] - machine_before[1])
         time.sleep(5 + 2 * latency)
         per_press = collections.Counter(r.method for r in fake.requests[requests_before:])
         presses = _stats(fake, pressed)
@@ -446,7 +458,7 @@ def measure_bot(game: str, db: str, args: argparse.Namespace, latency: float, bo
     return {"lobby": lobby, "press": presses, "shown": shown, "max_writes_min": writes,
             "calls": {k: v / max(1, len(pressed)) for k, v in per_press.most_common()}, "floods": floods,
             "writes": writes_in_all, "bots_view": view, "pace": (min(game_paces), max(game_paces), game_paces[-1]),
-            "rate": rate, "busiest": busiest, "cpu": cpu,
+            "rate": rate, "busiest": busiest, "cpu": cpu, "fake_cpu": fake_cpu, "machine": machine,
             "waiting": statistics.mean(v.get("waiting", 0) for v in game_views),
             "flying": statistics.mean(v.get("flying", 0) for v in game_views),
             "flying_limit": statistics.mean(v.get("flying_limit", 0) for v in game_views),
@@ -598,9 +610,9 @@ def _bot_rows(game: str, db: str, args: argparse.Namespace, server, latency: flo
         (f"{label}: writes waiting / in flight / places in flight, on average while pressed", m["waiting"],
          f"/ {m['flying']:.1f} / {m['flying_limit']:.1f}"),
         (f"{label}: the bot's process (its event loop) while pressed", 100 * m["cpu"], "% of a core"),
-
-
-
+        (f"{label}: the fake Telegram with the players (the bench's process) while pressed", 100 * m["fake_cpu"],
+         "% of a core"),
+        (f"{label}: the machine while pressed: its {os.cpu_count()} cores busy", 100 * m["machine"], "%"),
         (f"{label}: Bot API calls per press", sum(m["calls"].values()),
          "(" + ", ".join(f"{k} {v:.2f}" for k, v in m["calls"].items()) + ")"),
         (f"{label}: peak memory: the bot process (RSS)", m["peak_rss_mb"], "MB"),
