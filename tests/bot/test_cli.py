@@ -5,7 +5,6 @@ import json
 import os
 import pathlib
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import urllib.request
 import pytest
 
 from tests.bot.harness import BotRunner, Player, button_data
+from tests.bot.webapp_client import free_port
 from tests.fakebotapi import FakeBotAPI
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -110,9 +110,7 @@ async def test_status_prints_one_json_line_per_game(fake, tmp_path):
 def test_webhook_mode_takes_updates_only_with_its_secret(tmp_path):
     """WEBHOOK_URL set: the bot registers an HTTPS webhook with a secret, listens on PORT, answers
     updates Telegram delivers there, and refuses a delivery that lacks the secret."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     fake = FakeBotAPI()
     fake.start()
     fake.webhook_proxy = f"http://127.0.0.1:{port}"

@@ -2,7 +2,9 @@
 bot's token (as Telegram signs it), sent raw in ``Authorization: tma …``."""
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import socket
 import time
 from contextlib import asynccontextmanager
@@ -16,10 +18,28 @@ from bot.webapp import auth
 from tests.bot.harness import BotRunner, button_data, buttons
 
 
+# Ports for the tests' servers: below Linux's ephemeral range (32768-60999), from which every
+# outgoing connection of the machine gets its port. A port the kernel picked (a bind to 0) is
+# from that range and, between being picked and being listened on, was once taken by one of the
+# tests' own connections (the bot could not listen: "Address already in use"). Each xdist worker
+# has a range of its own, so that two workers never choose the same port.
+FIRST_PORT, PORTS_PER_WORKER = 20_000, 1_500
+_ports_taken = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port no one listens on, that no connection will be given meanwhile."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0) % 8
+    base = FIRST_PORT + worker * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = base + next(_ports_taken) % PORTS_PER_WORKER
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))  # the bot listens on every address
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {base}-{base + PORTS_PER_WORKER - 1}")
 
 
 @asynccontextmanager
