@@ -33,6 +33,7 @@ from bot.records.calendar import Calendar
 from bot.records.season_end import SeasonEnd
 from bot.records.seasons import SeasonRatings
 from bot.storage.choose import make_store
+from bench.measure import timed
 from bot.table.book import GameBook
 from bot.workers import pool
 
@@ -93,15 +94,6 @@ def _fill(path: str, games: int, templates: list[dict], rng: random.Random) -> N
     conn.close()
 
 
-async def _timed(make, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        await make()
-        out.append((time.perf_counter() - started) * 1000)
-    return out
-
-
 async def _figures(games: int) -> list[tuple[str, float, str]]:
     rows = []
     started = time.perf_counter()
@@ -141,13 +133,13 @@ async def _achievements(store, games: int, templates: list[dict]) -> list[tuple[
     match = GameBook(store, bot_username="bench").put(await store.get_game(record.game_id))
     match.scratch.heard = templates[record.game_id % len(templates)]["events"]
     history = len(await store.history(busiest))
-    heard = await _timed(lambda: keeper.decide(match, record), 50)
+    heard = await timed(lambda: keeper.decide(match, record), 50)
     rows.append((f"achievements: decided at a game's end, as heard ({history} games of the busiest), median",
                  statistics.median(heard), "ms"))
     rows.append(("achievements: decided at a game's end, as heard, p95", sorted(heard)[47], "ms"))
     match.scratch.heard = None
     await keeper.decide(match, record)  # (the worker process started)
-    replay = await _timed(lambda: keeper.decide(match, record), 20)
+    replay = await timed(lambda: keeper.decide(match, record), 20)
     rows.append((f"achievements: decided at a game's end, replayed ({record.kind}), median", statistics.median(replay),
                  "ms"))
     return rows
@@ -166,7 +158,7 @@ async def _seasons(store, games: int) -> list[tuple[str, float, str]]:
     news = await store.due_season_news()
     rows.append((f"seasons: a month closed, champions and {len(news)} groups' messages due",
                  (time.perf_counter() - started) * 1000, "ms"))
-    text = await _timed(lambda: end.text(news[0], "ru"), 20)
+    text = await timed(lambda: end.text(news[0], "ru"), 20)
     rows.append(("seasons: one group's season message worded, median", statistics.median(text), "ms"))
     return rows
 

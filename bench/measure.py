@@ -1,9 +1,10 @@
-"""What several benches count the same way: percentiles and tracebacks in the log; and the
-names they seat at their tables."""
+"""What several benches count the same way: percentiles, awaits timed, and tracebacks in the
+log; and the names they seat at their tables."""
 from __future__ import annotations
 
 import logging
 import pathlib
+import time
 
 
 def names(table: str) -> list[str]:
@@ -21,6 +22,16 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def timed(make, runs: int = 50) -> list[float]:
+    """The milliseconds of ``runs`` awaits of ``make()``, in order."""
+    out = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await make()
+        out.append((time.perf_counter() - started) * 1000)
+    return out
 
 
 class TracebackCounter(logging.Handler):

@@ -23,6 +23,7 @@ from bot.records.seasons import SeasonRatings
 from bot.records.stats import Stats
 from bot.storage.store import GameRecord, Rating, RecordSeat
 from bot.storage.choose import make_store
+from bench.measure import timed
 
 KINDS = registry.game_ids()
 GROUPS, PEOPLE = 50, 600
@@ -49,16 +50,6 @@ async def _fill(store, games: int, rng: random.Random) -> None:
                                            gid * 600.0, gid * 600.0 + 500, seats), ratings)
 
 
-async def _timed(make, runs: int = 50) -> list[float]:
-    """The milliseconds of ``runs`` awaits of ``make()``, in order."""
-    out = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        await make()
-        out.append((time.perf_counter() - started) * 1000)
-    return out
-
-
 async def _figures(games: int) -> list[tuple[str, float, str]]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,7 +67,7 @@ async def _figures(games: int) -> list[tuple[str, float, str]]:
                      ("/history of a group", lambda: stats.history(-1007, "en")),
                      ("/stats of a person", lambda: stats.person(7, "Player 7", "en"))]
             for label, make in cases:
-                times = await _timed(make)
+                times = await timed(make)
                 rows.append((f"records: {label} at {games} games, first call", times[0], "ms"))
                 rows.append((f"records: {label} at {games} games, median of 50", statistics.median(times), "ms"))
                 rows.append((f"records: {label} at {games} games, p95 of 50", sorted(times)[47], "ms"))

@@ -399,7 +399,6 @@ class Messenger:
         self._spawn(self.broadcast(chat_id, text, markup, thread_id=thread_id))
 
     async def send_dice(self, chat_id: int, emoji: str = "🎲", *, thread_id: int = 0) -> Sent:
-
         return await self._call(chat_id, lambda: self.bot.send_dice(
             chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
 
@@ -478,10 +477,10 @@ class Messenger:
         return await self._call(None, lambda: self.bot.answer_callback_query(
             query_id, text=text, show_alert=alert or None, url=url), within=ANSWER_SECONDS)
 
-    async def answer_inline(self, query_id: str, results: list, *, cache_time: int, button=None) -> Sent:
+    async def answer_inline(self, query_id: str, results: list, *, cache_time: int) -> Sent:
         """The results of an inline query, personal (each person's own: their buttons name them)."""
         return await self._call(None, lambda: self.bot.answer_inline_query(
-            query_id, results, cache_time=cache_time, is_personal=True, button=button), within=ANSWER_SECONDS)
+            query_id, results, cache_time=cache_time, is_personal=True), within=ANSWER_SECONDS)
 
     def answer_soon(self, query_id: str, text: str | None = None, *, alert: bool = False,
                     url: str | None = None) -> None:

@@ -24,7 +24,6 @@ import logging
 import time
 from collections import defaultdict
 
-from engines import registry
 from bot.outgoing.messenger import Messenger, Result
 from bot.records.calendar import Season, is_season, season
 from bot.records.rating import shown
@@ -37,7 +36,7 @@ from bot.table.timers import Timers
 from bot.words.format import medal
 from bot.words.i18n import t
 from bot.words.names import in_text
-from bot.words.texts import game_name
+from bot.words.texts import kind_name
 
 log = logging.getLogger(__name__)
 
@@ -154,12 +153,12 @@ class SeasonEnd:
         titles = await self.store.season_titles(ended.key, news.chat_id)
         if titles:
             lines.append(t(lang, "🏆 Champions here:"))
-            lines += [f"«{_game(x.kind, lang)}»: {in_text(names.get(x.user_id) or t(lang, 'a player'))} "
+            lines += [f"«{kind_name(x.kind, lang)}»: {in_text(names.get(x.user_id) or t(lang, 'a player'))} "
                       f"({shown(x.figure, x.games)})" for x in titles]
         lines.append(t(lang, "🎲 Games played: {n}", n=len(records)))
         if records:
             longest = max(records, key=lambda r: (r.ended - r.started, r.ended))
-            lines.append(t(lang, "⏱ The longest game: {game}, {time} ({date})", game=f"«{_game(longest.kind, lang)}»",
+            lines.append(t(lang, "⏱ The longest game: {game}, {time} ({date})", game=f"«{kind_name(longest.kind, lang)}»",
                            time=duration(longest.ended - longest.started, lang), date=_date(longest.ended)))
         close = closest(records)
         if close is not None:
@@ -167,7 +166,7 @@ class SeasonEnd:
             places = " · ".join(f"{medal(s.place)} {in_text(s.name) if s.name else t(lang, 'a player')} {s.score}"
                                 for s in seats)
             lines.append(t(lang, "🤏 The closest finish: {game}, {date}: {places}",
-                           game=f"«{_game(record.kind, lang)}»", date=_date(record.ended), places=places))
+                           game=f"«{kind_name(record.kind, lang)}»", date=_date(record.ended), places=places))
         lines.append(t(lang, "🌱 A new season has begun: /top shows it from scratch."))
         return "\n".join(lines)
 
@@ -201,9 +200,6 @@ def duration(seconds: float, lang: str) -> str:
         return t(lang, "{n} min", n=minutes)
     return t(lang, "{h} h {m} min", h=hours, m=minutes)
 
-
-def _game(kind: str, lang: str) -> str:
-    return game_name(registry.info(kind), lang) if kind in registry.game_ids() else kind
 
 
 def _date(when: float) -> str:

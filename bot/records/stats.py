@@ -41,7 +41,7 @@ from bot.records.rating import PROVISIONAL_GAMES, provisional_note, shown
 from bot.records.seasons import SeasonRatings, leaderboard
 from bot.words.refusals import Refused
 from bot.storage.store import GameRecord, GameStore, Rating, RecordSeat
-from bot.words.texts import find_game, game_name
+from bot.words.texts import find_game, game_name, kind_name
 
 LAST_RESULTS = 5  # in a group's /stats
 HISTORY = 10  # games in /history
@@ -59,9 +59,6 @@ def _name(s: RecordSeat, lang: str) -> str:
     return in_text(s.name) if s.name is not None else t(lang, "a player")
 
 
-def _game(kind: str, lang: str) -> str:
-    return game_name(registry.info(kind), lang)
-
 
 def _games_list(lang: str) -> str:
     return ", ".join(f"{gi.id} ({game_name(gi, lang)})" for gi in registry.all_infos())
@@ -69,7 +66,7 @@ def _games_list(lang: str) -> str:
 
 def result_line(record: GameRecord, lang: str) -> str:
     """«2026-11-22 Cones: 🥇 Anna · 🥈 Bob · 🥉 🤖 Bot 1» (or «cancelled»)."""
-    head = f"{_date(record.ended)} <b>{_game(record.kind, lang)}</b>"
+    head = f"{_date(record.ended)} <b>{kind_name(record.kind, lang)}</b>"
     if record.status != "finished":
         names = ", ".join(_name(s, lang) for s in record.seats)
         return f"{head}: {names} — " + t(lang, "cancelled")
@@ -110,7 +107,7 @@ class Stats:
         records = await self.store.chat_records(chat_id, LAST_RESULTS)
         if not counts and not records:
             return t(lang, "No games have been played here yet. Start one with /new.")
-        played = ", ".join(nt(lang, "{game} — {n} game", "{game} — {n} games", n, game=_game(k, lang))
+        played = ", ".join(nt(lang, "{game} — {n} game", "{game} — {n} games", n, game=kind_name(k, lang))
                            for k, n in sorted(counts.items()))
         lines = [t(lang, "📊 <b>Played here</b>: {games}", games=played or "0")]
         boards = {kind: await self.leaderboard(kind, chat_id, LEADERS) for kind in sorted(counts)}
@@ -119,7 +116,7 @@ class Stats:
         label = await self._labels([entry for board in (*boards.values(), *now.values()) for entry in board], lang)
 
         def leaders(of: dict[str, list[tuple[Rating, str]]]) -> list[str]:
-            return [f"{_game(kind, lang)}: " + ", ".join(f"{label[r.user_id]} {shown(r.figure, r.games)}"
+            return [f"{kind_name(kind, lang)}: " + ", ".join(f"{label[r.user_id]} {shown(r.figure, r.games)}"
                                                          for r, _ in board) for kind, board in of.items() if board]
         if leaders(boards):
             lines += ["", t(lang, "🏆 <b>Leaders</b>")] + leaders(boards)
@@ -187,7 +184,7 @@ class Stats:
                 parts.append(t(lang, "this season: {figure}", figure=shown(now.figure, now.games)))
             if streak > 1:
                 parts.append(t(lang, "wins in a row: {n}", n=streak))
-            lines.append(f"<b>{_game(kind, lang)}</b>: " + " · ".join(parts))
+            lines.append(f"<b>{kind_name(kind, lang)}</b>: " + " · ".join(parts))
         lines += await self._titles(user_id, lang)
         earned = await self.achievements.summary(user_id, lang)
         if earned:
@@ -201,7 +198,7 @@ class Stats:
         seen: dict[tuple[str, str], None] = {}
         for title in await self.store.titles_of(user_id):
             seen.setdefault((title.season, title.kind), None)
-        lines = [f"🏆 {season(key).label(lang)} · «{_game(kind, lang)}»" for key, kind in list(seen)[:TITLES]]
+        lines = [f"🏆 {season(key).label(lang)} · «{kind_name(kind, lang)}»" for key, kind in list(seen)[:TITLES]]
         if len(seen) > TITLES:
             lines.append(t(lang, "… and {n} more", n=len(seen) - TITLES))
         return [""] + lines if lines else []
@@ -217,7 +214,7 @@ class Stats:
             # From the figure before their first rated game, then one point after each.
             figures = (mine[0].before,) + tuple(h.after for h in mine)
             provisional = (mine[0].games - 1 < PROVISIONAL_GAMES,) + tuple(h.games < PROVISIONAL_GAMES for h in mine)
-            lines.append(Line(kit_for(kind).look, _game(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
+            lines.append(Line(kit_for(kind).look, kind_name(kind, lang), figures, provisional, shown(mine[-1].after, mine[-1].games)))
         if not any(len(line.figures) > 2 for line in lines):
             return None
         job = partial(picture_of, rating_chart, lines, title=t(lang, "Rating: {name}", name=clean(name)),

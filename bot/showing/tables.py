@@ -96,7 +96,7 @@ class Tables:
         """The game is over: its table and private messages lose their buttons (the table is then
         redrawn to say how it ended)."""
         game = match.game
-        await self.messages.strip(game.chat_id, game.inline_msg or game.table_msg)
+        await self.messages.strip(game.chat_id, game.table_shown)
         for s in game.seats:
             await self.messages.strip(s.user_id, s.dm_msg)
         self.schedule_table(match)
@@ -119,7 +119,7 @@ class Tables:
             lang = await self.people.chat_lang(game.chat_id)
             minutes = await self.turns.minutes(game.chat_id)
             view, markup = lobby_message(game, lang, match.scratch.lobby_note, self.bot_username, minutes)
-            old, repost = game.inline_msg or game.lobby_msg, match.scratch.repost
+            old, repost = game.lobby_shown, match.scratch.repost
             new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost)
             if repost:
                 self._reposted(match, game.chat_id, old, new_id)
@@ -132,7 +132,7 @@ class Tables:
         """Turn the lobby message into a plain record (no buttons). (An inline game's lobby becomes
         its table: it says so only when the game did not start.)"""
         game = match.game
-        message_id = game.inline_msg or game.lobby_msg
+        message_id = game.lobby_shown
         if message_id is None or game.inline and game.status == Status.RUNNING:
             return
         chat_id, thread_id = game.chat_id, game.thread_id
@@ -189,7 +189,7 @@ class Tables:
         if game.inline and game.results_msg is not None:
             return  # an inline game's message shows its results now
         lang = await self.people.chat_lang(game.chat_id)
-        version, old, repost = game.version, game.inline_msg or game.table_msg, match.scratch.repost
+        version, old, repost = game.version, game.table_shown, match.scratch.repost
         view, markup = self.table_view(match, lang)
         new_id = await self.messages.show(game.chat_id, old, view, markup, thread_id=game.thread_id, force_new=repost,
                                           carrier=await self._carrier(match))

@@ -10,13 +10,11 @@ of its own work (the season it last knew, the catalogue the records were last re
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from bot.storage.store import Earned, GameRecord, PlayedGame, Rating, RecordSeat, SeasonNews, SeasonTitle
+from bot.storage.store import Earned, GameRecord, PlayedGame, Rating, SeasonNews, SeasonTitle
 
-RECORD_COLUMNS = "r.game_id, r.kind, r.chat_id, r.thread_id, r.status, r.rated, r.options, r.series_id, r.started, r.ended"
-SEAT_COLUMNS = "seat, user_id, name, kind, level, place, score, team, autoplayed, before, after, games"
+BY_END = "ORDER BY r.ended, r.game_id"  # records in the order they ended
 TITLE_COLUMNS = "season, kind, chat_id, user_id, figure, games"
 # /forgetme: a person's achievements, season ratings and titles go with their records.
 FORGET_USER = ["DELETE FROM achievements WHERE user_id=?", "DELETE FROM season_ratings WHERE user_id=?",
@@ -36,6 +34,10 @@ class HonoursSql:
 
     async def _script(self, statements: list[tuple[str, Any]], *, guarded: bool = False) -> list[int] | None:
         raise NotImplementedError
+
+    async def _records(self, where: str, params: tuple, *, order: str = "", many: bool = False
+                       ) -> list[GameRecord]:
+        raise NotImplementedError  # (SqlStore's)
 
     # ---- marks -------------------------------------------------------------------------
 
@@ -72,9 +74,9 @@ class HonoursSql:
     async def uncounted_records(self, since: float = 0.0) -> list[GameRecord]:
         """Rated games not counted in their season yet, that ended at ``since`` or later, in the
         order they ended."""
-        return await self._read_records(
+        return await self._records(
             "WHERE r.rated=1 AND r.status='finished' AND r.ended >= ? AND NOT EXISTS "
-            "(SELECT 1 FROM season_games c WHERE c.game_id = r.game_id)", (since,))
+            "(SELECT 1 FROM season_games c WHERE c.game_id = r.game_id)", (since,), order=BY_END, many=True)
 
     async def counted_seasons(self) -> set[str]:
         return {row[0] for row in await self._rows("SELECT DISTINCT season FROM season_games")}
@@ -146,8 +148,8 @@ class HonoursSql:
 
     async def records_between(self, chat_id: int, start: float, end: float) -> list[GameRecord]:
         """A chat's finished games between ``start`` and ``end``, in the order they ended."""
-        return await self._read_records("WHERE r.chat_id=? AND r.status='finished' AND r.ended >= ? AND r.ended < ?",
-                                        (chat_id, start, end))
+        return await self._records("WHERE r.chat_id=? AND r.status='finished' AND r.ended >= ? AND r.ended < ?",
+                                   (chat_id, start, end), order=BY_END, many=True)
 
     # ---- achievements ----------------------------------------------------------------------
 
@@ -191,7 +193,7 @@ class HonoursSql:
 
     async def finished_records(self) -> list[GameRecord]:
         """Every finished game's record, in the order they ended."""
-        return await self._read_records("WHERE r.status='finished'", ())
+        return await self._records("WHERE r.status='finished'", (), order=BY_END, many=True)
 
     async def replay_inputs(self, game_ids: list[int]) -> dict[int, tuple[int, list[tuple[int, str]]]]:
         """Each game's seed and move log ((seat, action code), in order), to replay it; a game
@@ -207,25 +209,3 @@ class HonoursSql:
                 logs.setdefault(game_id, []).append((seat, code))
             out.update({gid: (seeds[gid], log) for gid, log in logs.items() if gid in seeds})
         return out
-
-    # ---- reading records -----------------------------------------------------------------------
-
-    async def _read_records(self, where: str, params: tuple) -> list[GameRecord]:
-        """Records (``records r``) matching ``where``, in the order they ended, with their seats
-        (read with the same condition, not a list of ids: there may be many thousands)."""
-        rows = await self._rows(f"SELECT {RECORD_COLUMNS}, g.results_msg FROM records r LEFT JOIN games g "
-                                f"ON g.id = r.game_id {where} ORDER BY r.ended, r.game_id", params)
-        found = {gid: GameRecord(gid, kind, chat_id, thread_id, status, bool(rated), json.loads(options), series_id,
-                                 started, ended, results_msg=results_msg)
-                 for (gid, kind, chat_id, thread_id, status, rated, options, series_id, started, ended, results_msg)
-                 in rows}
-        if found:
-            seat_columns = ", ".join("s." + c for c in SEAT_COLUMNS.split(", "))
-            for row in await self._rows(f"SELECT s.game_id, {seat_columns} FROM record_seats s JOIN records r "
-                                        f"ON r.game_id = s.game_id {where} ORDER BY s.game_id, s.seat", params):
-                record = found.get(row[0])
-                if record is not None:
-                    seat, user_id, name, kind, level, place, score, team, auto, before, after, games = row[1:]
-                    record.seats.append(RecordSeat(seat, user_id, name, kind, level, place, score, team, bool(auto),
-                                                   before, after, games))
-        return list(found.values())

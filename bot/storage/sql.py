@@ -356,22 +356,32 @@ class SqlStore(HonoursSql):
              [(x.kind, x.user_id, x.mu, x.sigma, x.figure, x.games) for x in ratings]),
         ], guarded=True) is not None
 
-    async def _records(self, where: str, params: tuple) -> list[GameRecord]:
-        """Records (``records r``, with the game's results message) matching ``where``, and their seats."""
+    async def _records(self, where: str, params: tuple, *, order: str = "", many: bool = False
+                       ) -> list[GameRecord]:
+        """Records (``records r``, with the game's results message) matching ``where`` (``order``:
+        e.g. ``ORDER BY r.ended``), and their seats; ``many``: there may be many thousands, so
+        the seats are read with the same condition rather than by a list of the records' ids."""
         rows = await self._rows(
             "SELECT r.game_id, r.kind, r.chat_id, r.thread_id, r.status, r.rated, r.options, r.series_id, "
-            f"r.started, r.ended, g.results_msg FROM records r LEFT JOIN games g ON g.id = r.game_id {where}", params)
-        found = [GameRecord(gid, kind, chat_id, thread_id, status, bool(rated), json.loads(options), series_id,
-                            started, ended, results_msg=results_msg)
+            f"r.started, r.ended, g.results_msg FROM records r LEFT JOIN games g ON g.id = r.game_id {where} {order}",
+            params)
+        found = {gid: GameRecord(gid, kind, chat_id, thread_id, status, bool(rated), json.loads(options), series_id,
+                                 started, ended, results_msg=results_msg)
                  for (gid, kind, chat_id, thread_id, status, rated, options, series_id, started, ended, results_msg)
-                 in rows]
+                 in rows}
         if found:
-            by_id = {record.game_id: record for record in found}
-            marks = ",".join("?" * len(by_id))
-            for row in await self._rows(f"SELECT game_id, {RECORD_SEAT_COLUMNS} FROM record_seats "
-                                        f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(by_id)):
-                by_id[row[0]].seats.append(record_seat_from_row(row[1:]))
-        return found
+            if many:
+                columns = ", ".join("s." + c for c in RECORD_SEAT_COLUMNS.split(", "))
+                seats = await self._rows(f"SELECT s.game_id, {columns} FROM record_seats s JOIN records r "
+                                         f"ON r.game_id = s.game_id {where} ORDER BY s.game_id, s.seat", params)
+            else:
+                marks = ",".join("?" * len(found))
+                seats = await self._rows(f"SELECT game_id, {RECORD_SEAT_COLUMNS} FROM record_seats "
+                                         f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(found))
+            for row in seats:
+                if row[0] in found:
+                    found[row[0]].seats.append(record_seat_from_row(row[1:]))
+        return list(found.values())
 
     async def game_record(self, game_id: int) -> GameRecord | None:
         found = await self._records("WHERE r.game_id=?", (game_id,))

@@ -135,6 +135,16 @@ class Game:
         return self.inline_msg is not None
 
     @property
+    def lobby_shown(self) -> int | str | None:
+        """The message that shows the lobby: the inline message, or the lobby message."""
+        return self.inline_msg or self.lobby_msg
+
+    @property
+    def table_shown(self) -> int | str | None:
+        """The message that shows the table: the inline message, or the table message."""
+        return self.inline_msg or self.table_msg
+
+    @property
     def table_lags(self) -> bool:
         """The table message shows an older version than the store holds (or none at all)."""
         return self.state is not None and (self.table_msg is None or self.table_version < self.version)

@@ -92,11 +92,6 @@ class Background:
         if key not in self._pending:
             self._later[key] = asyncio.get_running_loop().call_later(seconds, lambda: self.schedule(key, job))
 
-    async def settled(self, key: Any) -> None:
-        """Wait until the job of ``key`` (and any replacement of it) has run."""
-        while (task := self._tasks.get(key)) is not None and not task.done():
-            await asyncio.wait([task])
-
     async def drain(self, timeout: float = 10.0) -> None:
         tasks = [t for t in self._tasks.values() if not t.done()]
         if tasks:

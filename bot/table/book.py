@@ -133,13 +133,13 @@ class GameBook:
 
     async def reload(self, game_id: int) -> Match | None:
         """Read the game again from the store (after a concurrent change)."""
-        old = self._matches.pop(game_id, None)
-        if old is not None:
-            old.gone = True
-        match = await self.load(game_id)
-        if old is not None and match is not None:
-            match.stages, match.scratch = old.stages, old.scratch  # the same game, read again
-        return match
+        game = await self.store.get_game(game_id)
+        if game is None:
+            old = self._matches.pop(game_id, None)
+            if old is not None:
+                old.gone = True
+            return None
+        return self.put(game)  # (the match it replaces is gone; its stages and scratch go on)
 
     async def open_at(self, chat_id: int, thread_id: int) -> Match | None:
         """The lobby or running game of a chat (or forum topic)."""

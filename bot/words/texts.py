@@ -15,6 +15,12 @@ def game_name(info: GameInfo, lang: str) -> str:
     return pt(lang, "game", info.name_en)
 
 
+def kind_name(kind: str, lang: str) -> str:
+    """The name of the game ``kind`` in ``lang``; a game no longer installed (a record of it
+    kept) by its id."""
+    return game_name(registry.info(kind), lang) if kind in registry.game_ids() else kind
+
+
 @lru_cache(maxsize=None)
 def _names(info: GameInfo) -> frozenset[str]:
     """Everything that names the game, folded: its id, its English name and aliases (the

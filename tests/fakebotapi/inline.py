@@ -524,11 +524,7 @@ class InlineMode:
                        f"editMessageText on inline message {p['inline_message_id']}, a photo "
                        f"(Telegram's server would set its caption: edit it with "
                        f"editMessageCaption)")
-        if m.text == text and m.entities == entities and m.reply_markup == markup:
-            raise ApiError(400, NOT_MODIFIED)
-        m.text, m.entities, m.raw_text = text, entities, p["text"]
-        m.parse_mode = p.get("parse_mode")
-        m.reply_markup = markup
+        self._set_text(m, text, entities, markup, p)
         return self._inline_edited(m)
 
     def _m_editMessageCaption(self, p: dict) -> Any:
@@ -543,14 +539,7 @@ class InlineMode:
                        f"editMessageCaption on inline message {p['inline_message_id']}, a text "
                        f"(Telegram's server would replace its text: edit it with "
                        f"editMessageText)")
-        new_caption = caption or None
-        new_entities = entities if caption else []
-        if (m.caption == new_caption and m.caption_entities == new_entities
-                and m.reply_markup == markup):
-            raise ApiError(400, NOT_MODIFIED)
-        m.caption, m.caption_entities, m.raw_caption = new_caption, new_entities, p.get("caption")
-        m.parse_mode = p.get("parse_mode")
-        m.reply_markup = markup
+        self._set_caption(m, caption, entities, markup, p)
         return self._inline_edited(m)
 
     def _m_editMessageMedia(self, p: dict) -> Any:

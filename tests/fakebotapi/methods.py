@@ -676,12 +676,29 @@ class TelegramMethods:
         if m.text is None:
             raise _bad("Bad Request: there is no text in the message to edit",
                        f"editMessageText on message {m.message_id} which has no text")
+        self._set_text(m, text, entities, markup, p)
+        return self._edited(m)
+
+    @staticmethod
+    def _set_text(m, text: str, entities: list, markup, p: dict) -> None:
+        """An edit of a message's text (``p``: the call), or Telegram's "not modified"."""
         if m.text == text and m.entities == entities and m.reply_markup == markup:
             raise ApiError(400, NOT_MODIFIED)
         m.text, m.entities, m.raw_text = text, entities, p["text"]
         m.parse_mode = p.get("parse_mode")
         m.reply_markup = markup
-        return self._edited(m)
+
+    @staticmethod
+    def _set_caption(m, caption: str | None, entities: list, markup, p: dict) -> None:
+        """An edit of a photo's caption (``p``: the call), or Telegram's "not modified"."""
+        new_caption = caption or None
+        new_entities = entities if caption else []
+        if (m.caption == new_caption and m.caption_entities == new_entities
+                and m.reply_markup == markup):
+            raise ApiError(400, NOT_MODIFIED)
+        m.caption, m.caption_entities, m.raw_caption = new_caption, new_entities, p.get("caption")
+        m.parse_mode = p.get("parse_mode")
+        m.reply_markup = markup
 
     def _m_editMessageCaption(self, p: dict) -> dict:
         caption, entities = self._format(p.get("caption"), p.get("parse_mode"),
@@ -691,14 +708,7 @@ class TelegramMethods:
         if m.photo is None:
             raise _bad("Bad Request: there is no caption in the message to edit",
                        f"editMessageCaption on message {m.message_id} which has no media")
-        new_caption = caption or None
-        new_entities = entities if caption else []
-        if (m.caption == new_caption and m.caption_entities == new_entities
-                and m.reply_markup == markup):
-            raise ApiError(400, NOT_MODIFIED)
-        m.caption, m.caption_entities, m.raw_caption = new_caption, new_entities, p.get("caption")
-        m.parse_mode = p.get("parse_mode")
-        m.reply_markup = markup
+        self._set_caption(m, caption, entities, markup, p)
         return self._edited(m)
 
     def _m_editMessageMedia(self, p: dict) -> dict:

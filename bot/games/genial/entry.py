@@ -153,9 +153,10 @@ def picture_words(lang: str) -> dict[str, str]:
     return labels(lang, "picture:genial", drawing.LABELS)
 
 
-def rack_image(view: dict, lang: str) -> tuple[object, str]:
+def rack_image(view: dict) -> tuple[object, str]:
+    """The rack's picture and its key (it has no words: the same in every language)."""
     rack = view.get("rack") or []
-    return partial(picture_of, drawing.rack, rack), image_key("genial-rack", rack, lang)
+    return partial(picture_of, drawing.rack, rack), image_key("genial-rack", rack)
 
 
 def _typing_hint(view: dict, lang: str) -> str:
@@ -193,7 +194,7 @@ def compose(ctx: Ctx, seat: int, view: dict, path: str) -> Step:
 def _tiles_step(view: dict, lang: str) -> Step:
     rack = view.get("rack") or []
     buttons = [Button(f"{k + 1} {tile_emoji(tl)}", f"~{tile_code(tl)}") for k, tl in enumerate(rack)]
-    image, key = rack_image(view, lang)
+    image, key = rack_image(view)
     return Step([t(lang, "Choose a tile from your rack (numbered as in the picture)."), _typing_hint(view, lang)],
                 keyboard.chunk(buttons, 3), image, key)
 

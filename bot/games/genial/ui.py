@@ -127,7 +127,7 @@ class UI(GameUI):
             if partner is not None:
                 lines[-1] += " " + t(lang, "(shared with {name})", name=ctx.name(partner))
         rows: list[list[Button]] = []
-        image, key = rack_image(view, lang)
+        image, key = rack_image(view)
         if cancelled(ctx):
             lines.append(cancelled_line(lang))
         elif view["over"]:

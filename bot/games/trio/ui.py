@@ -184,9 +184,10 @@ class UI(GameUI):
         rows = [[Button(t(lang, "✅ Confirm"), engine.encode_action(engine.Lay(tile, a, b))),
                  Button(t(lang, "◀️ Back"), f"~t{tile}p{(k - 1) // PER_PAGE}" if len(places) > 1 else "~")]]
         public = ctx.public_view()
+        # (the picture has no words: one for every language)
         return View(text, rows,
                     image=partial(picture_of, drawing.confirm, public, tile, a, b),
-                    image_key=image_key("trio-confirm", public["tiles"], public["die"], tile, a, b, lang))
+                    image_key=image_key("trio-confirm", public["tiles"], public["die"], tile, a, b))
 
     def press(self, ctx: Ctx, seat: int | None, where: str, action: str) -> Reply:
         if seat is not None and where == "table":

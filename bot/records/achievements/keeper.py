@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any, Awaitable, Callable
 
 from engines import registry
-from bot.records.achievements.catalogue import BY_CODE, CATALOGUE, FOUR, Achievement, signature
+from bot.records.achievements.catalogue import BY_CODE, CATALOGUE, Achievement, signature
 from bot.records.achievements.ledger import PROGRESS, REACHED, Ledger, counts, firsts, of_record, played
 from bot.records.achievements.plays import Feats, feats, games, replayed, replayed_many
 from bot.storage.store import Earned, GameRecord, GameStore, Series
@@ -182,7 +182,7 @@ class Achievements:
         _, ledger = firsts(await self.store.history(user_id))
         lines = [t(lang, "🏅 <b>Achievements</b>: {name}, {n} of {total}", name=in_text(name), n=len(mine),
                    total=len(CATALOGUE))]
-        for game in (None, *FOUR):
+        for game in dict.fromkeys(a.game for a in CATALOGUE):  # every game's first, then each game's own
             lines += ["", f"<b>{t(lang, 'Every game') if game is None else game_name(registry.info(game), lang)}</b>"]
             for a in (a for a in CATALOGUE if a.game == game):
                 line = f"{'✅' if a.code in mine else '▫️'} {a.icon} <b>{a.title(lang)}</b> — {a.says(lang)}"
