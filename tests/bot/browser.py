@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout, async_playwright
 
 from tests.bot import webkit
 from tests.bot.front import Front
@@ -324,12 +324,15 @@ class Phone:
         while True:
             found = next((i for i, n, enabled in await self.controls() if enabled and _matches(name, n)), None)
             if found is not None:
-                break
+                x, y, w, h = await self.js(MARK, found)
+                if await self._tap_marked(x + w / 2, y + h / 2):
+                    return
+                if loop.time() > deadline:
+                    raise AssertionError(f"{self.engine}: the control {name!r} could not be tapped")
+                continue  # redrawn between finding and tapping it (a long poll's answer), or not still yet
             if loop.time() > deadline:
                 raise AssertionError(f"{self.engine}: no control {name!r} to tap: {await self.named_buttons()}")
             await asyncio.sleep(0.05)
-        x, y, w, h = await self.js(MARK, found)
-        await self._tap_marked(x + w / 2, y + h / 2)
 
     async def tap(self, name) -> None:
         await self.press(name)
@@ -385,8 +388,15 @@ class ChromiumPhone(Phone):
     async def wait(self, selector: str, *, state: str = "visible", timeout: float = 15_000) -> None:
         await self.page.wait_for_selector(selector, state=state, timeout=timeout)
 
-    async def _tap_marked(self, x: float, y: float) -> None:
-        await self.page.locator("[data-tap]").click()  # Playwright's checks: shown, still, enabled
+    async def _tap_marked(self, x: float, y: float) -> bool:
+        """Tapped (Playwright's checks: shown, still, enabled); False when it could not be within
+        a few seconds, e.g. the marked control was replaced meanwhile (a long poll's answer
+        redrew it): then it is found again."""
+        try:
+            await self.page.locator("[data-tap]").click(timeout=5_000)
+        except PlaywrightTimeout:
+            return False
+        return True
 
     async def goto(self, url: str) -> None:
         await self.page.goto(self.front.url(url) if self.front else url)
@@ -436,8 +446,9 @@ class WebKitPhone(Phone):
     async def goto(self, url: str) -> None:
         await self.session.call(self.session.driver.get, self.front.url(url))
 
-    async def _tap_marked(self, x: float, y: float) -> None:
-        await self.session.tap(x, y)
+    async def _tap_marked(self, x: float, y: float) -> bool:
+        await self.session.tap(x, y)  # a finger at that point: whatever is drawn there now
+        return True
 
     async def wheel(self, selector: str, delta_y: int) -> None:
         box = await self.box(selector)
