@@ -104,10 +104,8 @@ class Replays:
             sent = await self.messenger.send_animation(game.chat_id, gif, caption, thread_id=game.thread_id,
                                                        reply_to=game.results_msg, priority=PERSON)
             if sent.message is not None:
-                animation_ = getattr(sent.message, "animation", None) or getattr(sent.message, "document", None)
                 self._posted.pop(game.id, None)
-                self._posted[game.id] = _Posted(sent.message.message_id,
-                                                getattr(animation_, "file_id", None), self.clock())
+                self._posted[game.id] = _Posted(sent.message.message_id, sent.message.file_id, self.clock())
                 if len(self._posted) > KEPT:
                     self._posted.pop(next(iter(self._posted)))
             elif sent.result != Result.UNSURE:

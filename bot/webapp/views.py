@@ -14,7 +14,7 @@ from engines import registry
 from bot.table.book import Match
 from bot.words.format import plain_text
 from bot.storage.store import Status
-from bot.games import game_sign, kit_for, kits
+from bot.games import game_sign, kits
 from bot.words.i18n import entries
 from bot.words.texts import game_name, option_hint, option_label
 

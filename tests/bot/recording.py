@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from bot import wiring as platform
 from bot.outgoing.messenger import Result, Sent
+from bot.outgoing.sent import Posted
 from bot.table.people import Person
 from bot.storage.choose import make_store
 from bot.table.timers import Timers
@@ -41,7 +41,7 @@ class RecordingMessenger:
         self.calls.append(Call(method, chat_id, text, markup))
         if chat_id in self.unreachable:
             return Sent(Result.FORBIDDEN)
-        return Sent(Result.OK, SimpleNamespace(message_id=next(self._ids), photo=None))
+        return Sent(Result.OK, Posted(next(self._ids)))
 
     def texts(self, chat_id: int) -> list[str]:
         return [c.text for c in self.calls if c.chat_id == chat_id and c.text is not None]

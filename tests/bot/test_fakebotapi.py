@@ -269,13 +269,19 @@ async def test_send_photo_stores_the_image_and_its_size(fake, bot):
 async def test_bad_photos_are_rejected(fake, bot):
     with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
         await bot.send_photo(GROUP, b"not an image at all")
+    whole = png(300, 200)
+    broken = bytearray(whole)
+    broken[len(whole) // 2] ^= 0xFF  # one byte of its pixels changed on the way
+    for bad in (bytes(broken), whole[:len(whole) // 2]):
+        with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
+            await bot.send_photo(GROUP, bad)
     with pytest.raises(BadRequest, match="(?i)PHOTO_INVALID_DIMENSIONS"):
         await bot.send_photo(GROUP, png(9000, 1100, mode="1"))
     with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
         await bot.send_photo(GROUP, "AgACAgIAAxkBAAIno-such-file")
     with pytest.raises(BadRequest, match="(?i)caption is too long"):
         await bot.send_photo(GROUP, png(10, 10), caption="c" * 1025)
-    assert len(fake.violations) == 4 and fake.messages(GROUP) == []
+    assert len(fake.violations) == 6 and fake.messages(GROUP) == []
 
 
 def gif(frames: int = 3, size: tuple[int, int] = (64, 48)) -> bytes:
