@@ -27,13 +27,12 @@ its write budget.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from telegram import Bot, BotCommand, InputFile, InputMediaPhoto, InlineKeyboardMarkup, ReplyParameters
+from telegram import Bot, BotCommand, InputMediaPhoto, InlineKeyboardMarkup, ReplyParameters
 from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
@@ -41,6 +40,7 @@ from bot.logs import network_failure
 from bot.words.format import at_word
 from bot.outgoing.pacing import GAME, PERSON, TIDY, Pacer, Slot
 from bot.outgoing.sent import Posted, Result, Sent, seconds_of, surely_not_delivered
+from bot.outgoing.uploads import Picture, Upload, Uploads, as_file
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +49,6 @@ MAX_PENDING_REPLIES = 8  # per group; more command replies than this are dropped
 PATIENT_SECONDS = 30.0  # how long a patient send waits for Telegram's answer
 ANSWER_SECONDS = 10.0  # an answer is tried again only this long: Telegram refuses one after ~15 s
 REPLIES = "replies"  # the pacer's tag of command replies (``Pacer.hurry``)
-
-
-# A picture is drawn when its write may go out, not before: a write waiting for the group's
-# pace or the bot's budget (30 a second, the limit under many busy groups) holds no picture,
-# and what it shows is drawn once, for what goes out.
-Picture = Callable[[], Awaitable[bytes]]
 
 
 @dataclass(eq=False)
@@ -76,19 +70,6 @@ def _reply_to(message_id: int | None) -> ReplyParameters | None:
     return ReplyParameters(message_id, allow_sending_without_reply=True) if message_id else None
 
 
-def _file(media: bytes | str, filename: str | None = None) -> InputFile | str:
-    """A file to upload (its bytes), or one Telegram has (its file_id), as a write's parameter."""
-    return media if isinstance(media, str) else InputFile(media, filename=filename)
-
-
-@dataclass
-class _Upload:
-    """One picture on its way out: drawn on the first attempt, kept for a retry."""
-    draw: Picture
-    png: bytes | None = None
-    key: str | None = None  # its content hash, for the file_id of an identical upload
-
-
 class Messenger:
     def __init__(self, bot: Bot, pacer: Pacer | None = None, *,
                  on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
@@ -99,8 +80,7 @@ class Messenger:
         self.on_migrate = on_migrate
         self.on_forbidden = on_forbidden
         self.max_retries = max_retries
-        # file_id of images already uploaded, by content hash: identical pictures are not re-sent.
-        self._file_ids: dict[str, str] = {}
+        self.uploads = Uploads()  # identical pictures are not uploaded again
         self._replies: dict[int, dict[str, _Reply]] = {}  # chat -> the replies waiting, by text, in order
         self._tasks: set[asyncio.Task] = set()
 
@@ -230,22 +210,6 @@ class Messenger:
         log.error("bad request in chat %s: %s", chat_id, exc.message)
         return Sent(Result.FAILED)
 
-    async def _photo(self, upload: _Upload) -> Any:
-        """What to send: the file_id of the same picture uploaded before, or its bytes (drawn
-        on the first attempt; a retry sends the same)."""
-        if isinstance(upload.draw, str):
-            return upload.draw  # a file_id already
-        if upload.png is None:
-            upload.png = await upload.draw()
-            upload.key = hashlib.sha1(upload.png).hexdigest()
-        return self._file_ids.get(upload.key, upload.png)
-
-    def _remember(self, upload: _Upload, sent: Sent) -> None:
-        if sent.message is not None and sent.message.file_id is not None and upload.key is not None:
-            self._file_ids[upload.key] = sent.message.file_id
-            if len(self._file_ids) > 2000:
-                self._file_ids.pop(next(iter(self._file_ids)))
-
     async def _write(self, method: str, *, read_timeout: float | None = None, **params: Any) -> Any:
         """The Bot API's writing ``method`` with ``params`` (None ones left out; keyboards,
         media and files as python-telegram-bot sends them), and Telegram's answer as it came
@@ -276,15 +240,15 @@ class Messenger:
     async def send_photo(self, chat_id: int, picture: Picture, caption: str,
                          markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0,
                          priority: int = GAME, tag: object = None) -> Sent:
-        upload = _Upload(picture)
+        upload = Upload(picture)
 
         async def make():
-            return await self._write("sendPhoto", chat_id=chat_id, photo=_file(await self._photo(upload)),
+            return await self._write("sendPhoto", chat_id=chat_id, photo=as_file(await self.uploads.media(upload)),
                                      caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
                                      message_thread_id=thread_id or None)
         sent = await self._call(chat_id, make, new_message=True, priority=priority,
-                                prepare=lambda: self._photo(upload), tag=tag)
-        self._remember(upload, sent)
+                                prepare=lambda: self.uploads.media(upload), tag=tag)
+        self.uploads.remember(upload, sent)
         return sent
 
     async def carry(self, chat_id: int, message_id: int | None, picture: Picture,
@@ -293,22 +257,22 @@ class Messenger:
         takes no upload): through a message of a chat the bot may write to, ``message_id`` (edited
         to show it) or a new one (None, or the old one gone). Its file_id (None: it could not be
         put there) and that message's id; a picture uploaded before is not uploaded again."""
-        upload = _Upload(picture)
-        known = await self._photo(upload)
+        upload = Upload(picture)
+        known = await self.uploads.media(upload)
         if isinstance(known, str):
             return known, message_id
 
         async def make():
-            media = await self._photo(upload)
+            media = await self.uploads.media(upload)
             if message_id is None:
-                return await self._write("sendPhoto", chat_id=chat_id, photo=_file(media), caption=caption,
+                return await self._write("sendPhoto", chat_id=chat_id, photo=as_file(media), caption=caption,
                                          parse_mode=ParseMode.HTML, disable_notification=True)
             return await self._write("editMessageMedia", chat_id=chat_id, message_id=message_id,
                                      media=InputMediaPhoto(media, caption=caption, parse_mode=ParseMode.HTML))
         sent = await self._call(chat_id, make, new_message=message_id is None)
-        self._remember(upload, sent)
+        self.uploads.remember(upload, sent)
         if sent.result == Result.MISSING and message_id is not None:
-            return await self.carry(chat_id, None, lambda: self._photo(upload), caption)
+            return await self.carry(chat_id, None, lambda: self.uploads.media(upload), caption)
         if sent.message is None or sent.message.file_id is None:
             return None, message_id
         return sent.message.file_id, sent.message.message_id
@@ -317,7 +281,7 @@ class Messenger:
                              reply_to: int | None = None, priority: int = PERSON) -> Sent:
         """An animation (a GIF made by ``animation()`` when the write may go out, or the file_id
         of one sent before). Made once: a retry sends the same bytes."""
-        upload = _Upload(animation) if callable(animation) else None
+        upload = Upload(animation) if callable(animation) else None
 
         async def draw() -> None:
             if upload is not None and upload.png is None:
@@ -327,7 +291,7 @@ class Messenger:
             await draw()
             return await self._write(
                 "sendAnimation", chat_id=chat_id,
-                animation=_file(upload.png, "replay.gif") if upload is not None else animation, caption=caption,
+                animation=as_file(upload.png, "replay.gif") if upload is not None else animation, caption=caption,
                 parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, reply_parameters=_reply_to(reply_to))
         return await self._call(chat_id, make, new_message=True, priority=priority, prepare=draw)
 
@@ -436,14 +400,14 @@ class Messenger:
     async def edit_photo(self, chat_id: int, message_id: int | str, picture: Picture | str, caption: str,
                          markup: InlineKeyboardMarkup | None = None) -> Sent:
         """``picture``: drawn and uploaded, or (an inline message takes no upload) a file_id."""
-        upload = _Upload(picture)
+        upload = Upload(picture)
 
         async def make():
-            media = InputMediaPhoto(await self._photo(upload), caption=caption, parse_mode=ParseMode.HTML)
+            media = InputMediaPhoto(await self.uploads.media(upload), caption=caption, parse_mode=ParseMode.HTML)
             return await self._write("editMessageMedia", **_message(chat_id, message_id), media=media,
                                      reply_markup=markup)
-        sent = await self._call(chat_id, make, prepare=lambda: self._photo(upload))
-        self._remember(upload, sent)
+        sent = await self._call(chat_id, make, prepare=lambda: self.uploads.media(upload))
+        self.uploads.remember(upload, sent)
         return sent
 
     async def edit_caption(self, chat_id: int, message_id: int | str, caption: str,

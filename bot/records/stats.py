@@ -32,7 +32,8 @@ from bot.games import kit_for
 from bot.words.format import MEDALS, medal, message_link
 from bot.words.i18n import LANGS, nt, t
 from bot.outgoing.keyboard import MENU, Button
-from bot.outgoing.messenger import Messenger, Picture
+from bot.outgoing.messenger import Messenger
+from bot.outgoing.uploads import Picture
 from bot.words.names import clean, in_text, likeness, tell_apart
 from bot.table.people import People, Person
 from bot.records.achievements.keeper import Achievements
