@@ -13,7 +13,8 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import NetworkError, TimedOut
 
 from bot.outgoing.http import AiohttpRequest
-from bot.outgoing.messenger import surely_not_delivered
+from bot.outgoing.messenger import Messenger, surely_not_delivered
+from bot.outgoing.sent import Result
 
 GROUP = -1001234500
 
@@ -61,6 +62,30 @@ async def test_a_slow_answer_times_out_and_may_have_reached_telegram(fake, bot):
     assert not surely_not_delivered(caught.value)
     await asyncio.sleep(1.2)
     assert [m.text for m in fake.messages(GROUP)] == ["slow"]  # performed: a retry would double it
+
+
+async def test_a_plain_send_gives_up_at_the_usual_time_a_patient_one_waits_for_its_answer(fake):
+    """A message Telegram answers late: a plain send (a ping) stops waiting at the request's read
+    time-out and is unsure, not sent again; a patient one (a message that must go out once) waits
+    long and learns its id. (A plain send once had no time-out at all: a write that never got
+    its answer held its place in flight for ever.)"""
+    fake.add_group(GROUP, "Wire")
+    fake.set_faults(1.0, ("slow",), methods={"sendMessage"}, slow_seconds=1.5)
+    request = AiohttpRequest(4, read_timeout=0.5)
+    async with Bot(fake.token, base_url=fake.base_url, request=request, get_updates_request=AiohttpRequest(1)) as bot:
+        messenger = Messenger(bot)
+        try:
+            started = asyncio.get_running_loop().time()
+            plain = await messenger.send_text(GROUP, "plain")
+            assert plain.result == Result.UNSURE and plain.message is None
+            assert asyncio.get_running_loop().time() - started < 1.4  # not the 1.5 s Telegram took
+            patient = await messenger.send_text(GROUP, "patient", patient=True)
+            assert patient.result == Result.OK
+            assert patient.message.message_id == fake.messages(GROUP)[-1].message_id
+            await asyncio.sleep(1.2)
+            assert [m.text for m in fake.messages(GROUP)] == ["plain", "patient"]  # each once
+        finally:
+            await messenger.close()
 
 
 async def test_a_dropped_connection_may_have_reached_telegram_a_refused_one_did_not(fake, bot):
