@@ -134,6 +134,28 @@ def test_the_bots_own_lateness_is_not_taken_for_a_slow_telegram():
     assert limit.value < grown
 
 
+def test_a_moment_of_lateness_does_not_make_a_far_telegram_look_near():
+    """Telegram 0.3 s away; one answer comes while the bot's loop runs 0.13 s late. With the lag
+    taken off it that answer looked 0.04 s quick, the baseline for the next 30 s, and every answer
+    after it slow: the places fell to their least (16 at 125 presses a second, bench load)."""
+    now = [0.0]
+    lag = LoopLag()
+    limit = InFlightLimit(least=4, most=64, start=16, clock=lambda: now[0], lag=lag)
+
+    def answer(seconds: float) -> None:
+        now[0] += 0.01
+        limit.answered(now[0] - seconds, seconds, crowded=True)
+    for _ in range(40):
+        answer(0.3)
+    grown = limit.value
+    lag.value = 0.13
+    answer(0.3)
+    lag.value = 0.0
+    for _ in range(200):
+        answer(0.3)
+    assert limit.value >= grown
+
+
 async def test_the_loops_lateness_is_measured_by_a_timer():
     lag = LoopLag(every=0.02)
     lag.watch()
