@@ -9,8 +9,9 @@ network (additive increase, multiplicative decrease), with the answer time as th
 TCP Vegas, or Netflix's concurrency-limits):
 
 - ``baseline``: the quickest answer to a write in the last ``memory`` seconds, what Telegram
-  takes when it is not crowded (as timed: the loop's lag is not taken off it, below). A Telegram far away has a high baseline without being crowded,
-  and the limit grows until its budget can go out despite the distance.
+  takes when it is not crowded (as timed: the loop's lag, below, is not taken off it). A
+  Telegram far away has a high baseline without being crowded, and the limit grows until its
+  budget can go out despite the distance.
 - ``recent``: the answer time lately, smoothed (an exponential average over about the last ten
   answers), so that one slow answer (a big picture, a hiccup of the bot's own) cuts nothing.
 - While ``recent`` is within ``tolerance`` × baseline (+ ``slack``), an answer that came while

@@ -281,19 +281,17 @@ class Messenger:
                              reply_to: int | None = None, priority: int = PERSON) -> Sent:
         """An animation (a GIF made by ``animation()`` when the write may go out, or the file_id
         of one sent before). Made once: a retry sends the same bytes."""
-        upload = Upload(animation) if callable(animation) else None
-
-        async def draw() -> None:
-            if upload is not None and upload.png is None:
-                upload.png = await upload.draw()
+        upload = Upload(animation)
 
         async def make():
-            await draw()
             return await self._write(
-                "sendAnimation", chat_id=chat_id,
-                animation=as_file(upload.png, "replay.gif") if upload is not None else animation, caption=caption,
-                parse_mode=ParseMode.HTML, message_thread_id=thread_id or None, reply_parameters=_reply_to(reply_to))
-        return await self._call(chat_id, make, new_message=True, priority=priority, prepare=draw)
+                "sendAnimation", chat_id=chat_id, animation=as_file(await self.uploads.media(upload), "replay.gif"),
+                caption=caption, parse_mode=ParseMode.HTML, message_thread_id=thread_id or None,
+                reply_parameters=_reply_to(reply_to))
+        sent = await self._call(chat_id, make, new_message=True, priority=priority,
+                                prepare=lambda: self.uploads.media(upload))
+        self.uploads.remember(upload, sent)
+        return sent
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
              thread_id: int = 0, reply_to: int | None = None, priority: int = PERSON,

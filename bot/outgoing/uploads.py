@@ -21,8 +21,8 @@ KEPT = 2000  # the file_ids of the newest uploads are remembered
 
 @dataclass
 class Upload:
-    """One picture on its way out: drawn on the first attempt and kept for a retry; or a
-    file_id already (an inline message takes no upload)."""
+    """One picture (or animation) on its way out: drawn on the first attempt and kept for a
+    retry; or a file_id already (an inline message takes no upload, a replay posted before)."""
     draw: Picture | str
     png: bytes | None = None
     key: str | None = None  # its content's hash, for the file_id of an identical upload
