@@ -9,6 +9,8 @@ runs later, nothing else changes.
 """
 from __future__ import annotations
 
+pytest_plugins = ["tests.watchdog"]  # a test that hangs ends its worker, not the run
+
 # By their longest test, longest first (seconds on a quiet two-core machine, four workers).
 SLOW_FIRST = [
     "test_webapp_browser.py",  # 46 in WebKit (30 in Chromium)
