@@ -27,6 +27,7 @@ from tests.bot.webapp_client import free_port
 MINIBROWSER = os.environ.get("TABLEBOT_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
 PACKAGES = "apt-get install webkit2gtk-driver xvfb xauth"
+COMMAND_SECONDS = 60  # the longest a driver's command may take (starting a browser takes ~0.5 s)
 _display: subprocess.Popen | None = None
 _drivers: set[subprocess.Popen] = set()  # still running: ended with the process whatever a test left open
 _display_name: str | None = None
@@ -79,6 +80,8 @@ class Session:
     @classmethod
     async def start(cls, width: int, height: int) -> "Session":
         from selenium import webdriver
+        from selenium.webdriver.remote.client_config import ClientConfig
+        from selenium.webdriver.remote.remote_connection import RemoteConnection
         from selenium.webdriver.webkitgtk.options import Options
         # No accessibility bus to wait for (a start now and then hung on it), and no compositing:
         # on Xvfb it gets no frames, and animation frames then came three times a second.
@@ -99,8 +102,11 @@ class Session:
                 raise RuntimeError(f"WebKitWebDriver did not start (exit code {process.poll()})")
             await asyncio.sleep(0.05)
         try:
-            driver = await asyncio.to_thread(webdriver.Remote, command_executor=f"http://127.0.0.1:{port}",
-                                             options=options)
+            # Every command with a time-out (selenium's default is none: a browser that never
+            # answered held its test, and the run, for ever).
+            connection = RemoteConnection(client_config=ClientConfig(f"http://127.0.0.1:{port}",
+                                                                     timeout=COMMAND_SECONDS))
+            driver = await asyncio.to_thread(webdriver.Remote, command_executor=connection, options=options)
         except BaseException:
             process.terminate()
             raise
