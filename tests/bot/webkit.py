@@ -149,6 +149,15 @@ class Session:
         try:
             await asyncio.to_thread(self.driver.quit)
         finally:
-            self.process.terminate()
-            await asyncio.to_thread(self.process.wait)
+            await asyncio.to_thread(_end, self.process)
             _drivers.discard(self.process)
+
+
+def _end(process: subprocess.Popen) -> None:
+    """Terminate, and kill what does not end within seconds (a driver stuck with its browser)."""
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
