@@ -55,13 +55,17 @@ def routes(application: Application, token: str) -> list[web.RouteDef]:
         if not hmac.compare_digest(request.headers.get(SECRET_HEADER, "").encode(), expected):
             log.warning("a webhook request without the right secret was refused")
             return web.Response(status=403)
-        if not application.running:
-            return web.Response(status=503, text="not running")
         try:
             update = Update.de_json(json.loads(await request.read()), application.bot)
         except (ValueError, TypeError, KeyError) as exc:
             log.error("a webhook request that is not an update was refused: %s", exc)
             return web.Response(status=400)
+        # Asked after the body came, with nothing awaited before the update is queued: a stop
+        # that began while the body was on its way has already queued its end, and an update
+        # behind it would never be handled (acknowledged but lost), and the stop would wait for
+        # it for ever. Refused, Telegram delivers it again (to this process once it is back).
+        if not application.running:
+            return web.Response(status=503, text="not running")
         application.update_queue.put_nowait(update)
         return web.Response()
 

@@ -3,12 +3,15 @@ game played over the webhook, /healthz while serving and when the database goes 
 /metrics counting presses with an answer-latency histogram."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import random
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.updates import webhook
 from tests.bot.harness import BotRunner, Player, press_until_over, start_game
 
 
@@ -43,6 +46,38 @@ async def test_a_game_is_played_over_the_webhook(fake, tmp_path):
     assert "getUpdates" not in {r.method for r in fake.calls()}
     delivered = [status for _, status in fake.webhook_deliveries]
     assert len([s for s in delivered if s == 200]) >= len(presses) + 3  # /new, Join, Start and the moves
+
+
+async def test_an_update_whose_body_arrives_while_the_bot_stops_is_refused_for_telegram_to_send_again(
+        fake, tmp_path):
+    """Its headers came while the bot ran, its body once the stop had begun: queued behind the
+    stop's end it would be acknowledged and never handled, so it is refused (503: Telegram
+    delivers it again), and the stop ends."""
+    runner = await BotRunner(fake, tmp_path / "tablebot.sqlite3", webhook_url="https://games.example/",
+                             port=0).start()
+    app = runner.app
+    path, secret = webhook.path_and_secret(fake.token)
+    body = json.dumps({"update_id": 99_001, "message": {
+        "message_id": 1, "date": 0, "chat": {"id": 5, "type": "private", "first_name": "Anna"},
+        "from": {"id": 5, "is_bot": False, "first_name": "Anna"}, "text": "/help"}}).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", runner.bot.web.public_port)
+    try:
+        writer.write(f"POST /{path} HTTP/1.1\r\nHost: games.example\r\nContent-Type: application/json\r\n"
+                     f"{webhook.SECRET_HEADER}: {secret}\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        await writer.drain()
+        await asyncio.sleep(0.3)  # the bot has the headers and waits for the body
+        stopping = asyncio.create_task(app.stop())
+        while app.running:
+            await asyncio.sleep(0.01)
+        writer.write(body)
+        await writer.drain()
+        status_line = await asyncio.wait_for(reader.readline(), 10)
+        await asyncio.wait_for(stopping, 10)
+    finally:
+        writer.close()
+        await runner.stop()
+    assert status_line.split()[1] == b"503", status_line
+    assert not [m for m in fake.messages(5)], "the refused update was handled"
 
 
 @contextlib.asynccontextmanager
