@@ -98,7 +98,7 @@ class Session:
         deadline = time.monotonic() + 20
         while not _listening(port):  # the driver is still starting
             if time.monotonic() > deadline or process.poll() is not None:
-                process.terminate()
+                await asyncio.to_thread(_end, process)
                 raise RuntimeError(f"WebKitWebDriver did not start (exit code {process.poll()})")
             await asyncio.sleep(0.05)
         try:
@@ -108,7 +108,7 @@ class Session:
                                                                      timeout=COMMAND_SECONDS))
             driver = await asyncio.to_thread(webdriver.Remote, command_executor=connection, options=options)
         except BaseException:
-            process.terminate()
+            await asyncio.to_thread(_end, process)
             raise
         session = cls(process, driver)
         driver.set_page_load_timeout(30)
@@ -150,14 +150,15 @@ class Session:
             await asyncio.to_thread(self.driver.quit)
         finally:
             await asyncio.to_thread(_end, self.process)
-            _drivers.discard(self.process)
 
 
 def _end(process: subprocess.Popen) -> None:
-    """Terminate, and kill what does not end within seconds (a driver stuck with its browser)."""
+    """End a driver: terminated, and killed if it does not end within seconds (stuck with its
+    browser)."""
     process.terminate()
     try:
         process.wait(5)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(5)
+    _drivers.discard(process)
